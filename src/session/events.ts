@@ -1,0 +1,51 @@
+import type { ErrorKind } from '../classify/types.js';
+import { errorText } from '../errors/session-errors.js';
+import type { SessionMessage } from './message.js';
+
+/** An error as events and session files carry it (JSON-safe). */
+export interface SerializedError {
+  name: string;
+  message: string;
+}
+
+/**
+ * Every event a session emits, by type. Payloads are JSON-safe (the RPC server forwards them as they are),
+ * except the user-defined values inside messages and tool inputs/outputs.
+ */
+export type SessionEventMap<M extends SessionMessage = SessionMessage> = {
+  /** `prompt(text)` started a turn. */
+  turn_start: { text: string };
+  /** A message joined the conversation: the user's prompt, or a completed step's assistant/tool messages. */
+  message: { message: M };
+  /** A chunk of assistant text as it streams (it may belong to an attempt that later fails). */
+  text_delta: { delta: string };
+  /** The model called a tool (from a completed step). */
+  tool_call: { toolCallId: string; toolName: string; input: unknown };
+  /** A tool finished (from a completed step); `error` is set when it failed. */
+  tool_result: { toolCallId: string; toolName: string; output?: unknown; error?: string };
+  /** An attempt of the turn failed; `kind` is what the classifier made of it. */
+  attempt_error: { error: SerializedError; kind: ErrorKind; reason: string };
+  /** A retry is scheduled: emitted before the backoff sleep. `maxAttempts` is `retry.maxRetries`. */
+  auto_retry_start: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string };
+  /** A retry chain ended: on the first success, on a final failure, on exhaustion or when cancelled. */
+  auto_retry_end: { success: boolean; attempt: number; finalError?: string };
+  /** The context overflowed; compaction starts. */
+  compaction_start: { messageCount: number; errorMessage: string };
+  /** Compaction ended; the turn continues with `messageCount` messages. */
+  compaction_end: { messageCount: number; removedCount: number };
+  /** The turn ended (after any retry chain): `error` is set on failure or cancel. */
+  turn_end: { success: boolean; text?: string; error?: SerializedError };
+};
+
+export type SessionEventType = keyof SessionEventMap;
+
+/** One event as a listener receives it: the payload with its `type`. */
+export type SessionEvent<M extends SessionMessage = SessionMessage> = {
+  [K in SessionEventType]: { type: K } & SessionEventMap<M>[K];
+}[SessionEventType];
+
+export type SessionListener<M extends SessionMessage = SessionMessage> = (event: SessionEvent<M>) => void;
+
+export function serializeError(error: unknown): SerializedError {
+  return { name: error instanceof Error ? error.name : 'Error', message: errorText(error) };
+}

@@ -1,0 +1,280 @@
+import type { Classification } from '../classify/types.js';
+import { SessionBusyError } from '../errors/session-errors.js';
+import { Emitter } from '../observe/emitter.js';
+import { defaultLogger, type Logger } from '../observe/logger.js';
+import { type Clock, type Sleep, systemClock } from '../util/time.js';
+import { type CompactStrategy, trimContext } from './compaction.js';
+import { contextFromEntries, type SessionEntry } from './entries.js';
+import { type SessionEventMap, type SessionListener, serializeError } from './events.js';
+import type { SessionMessage } from './message.js';
+import { type RetryDecision, RetryLifecycle } from './retry-lifecycle.js';
+import { resolveSessionSettings, type SessionSettings, type SessionSettingsInput } from './settings.js';
+import { InMemorySessionStore, type SessionStore } from './store.js';
+
+/** Emits one session event. */
+export type SessionEmit<M extends SessionMessage> = <K extends keyof SessionEventMap<M>>(
+  type: K,
+  payload: SessionEventMap<M>[K],
+) => void;
+
+/** What one attempt of a turn gets from the session. */
+export interface AttemptContext<M extends SessionMessage> {
+  /** The context to send: the conversation, including the completed steps of this turn. */
+  readonly messages: readonly M[];
+  /** Aborted by `abort()`. */
+  readonly signal: AbortSignal;
+  /** A step completed: its messages join the context, so a retry continues after it and never re-runs its tools. */
+  commitStep(messages: readonly M[]): void;
+  /** A step failed: its partial output is kept in the history (the error entry), never sent to the model again. */
+  discardStep(messages: readonly M[]): void;
+  /** For the runner's own events (`text_delta`, `tool_call`, `tool_result`). */
+  emit: SessionEmit<M>;
+}
+
+/** Runs one attempt of a turn against a model; resolves on success, rejects with the attempt's error. */
+export type AttemptRunner<M extends SessionMessage, R extends { text: string }> = (
+  context: AttemptContext<M>,
+) => Promise<R>;
+
+/**
+ * What the usage-limit hook answers: `true` when it switched model or credentials (the session retries at once,
+ * with delay 0); anything else lets the turn fail.
+ */
+export type UsageLimitHook = (error: unknown) => boolean | undefined | Promise<boolean | undefined>;
+
+export interface SessionCoreOptions<M extends SessionMessage> {
+  /** Classifies a failed attempt (the session's overrides are already bound). */
+  classify: (error: unknown, signal: AbortSignal) => Classification;
+  /**
+   * Builds the error that fails a turn when the context overflows again after compaction (`cause`: the
+   * overflow error).
+   */
+  overflowError: (error: unknown) => Error;
+  /** Whether a permanent error is a usage limit the `onUsageLimit` hook may fix (quota, billing, plan limits). */
+  isUsageLimit: (classification: Classification) => boolean;
+  /** Default `{ retry: defaultRetrySettings }`. */
+  settings?: SessionSettingsInput;
+  /** Default: a new `InMemorySessionStore`. Its entries, if any, are the conversation to continue. */
+  store?: SessionStore<M>;
+  /** Default `trimContext`. */
+  compact?: CompactStrategy<M>;
+  onUsageLimit?: UsageLimitHook;
+  /** Default `systemClock` (entry times). */
+  clock?: Clock;
+  /** Default `abortableSleep` (backoff). */
+  sleep?: Sleep;
+  /** Default `defaultLogger` (throwing listeners are logged). */
+  logger?: Logger;
+}
+
+/**
+ * The framework-agnostic session: a conversation, one turn at a time, with the retry lifecycle, compaction,
+ * events and persistence. A model adapter supplies the attempt runner (see `AgentSession`).
+ *
+ * Per failed attempt, in this order: abort (never retried) → context overflow (compact once, then continue;
+ * a second overflow fails the turn) → usage limit with an `onUsageLimit` hook that switched (retry at once) →
+ * transient (retry with backoff or the server's delay) → anything else fails the turn.
+ */
+export class SessionCore<M extends SessionMessage, R extends { text: string }> {
+  readonly settings: SessionSettings;
+  readonly store: SessionStore<M>;
+  #context: M[];
+  #running: AbortController | undefined;
+  readonly #emitter: Emitter<SessionEventMap<M>>;
+  readonly #lifecycle: RetryLifecycle;
+  readonly #options: SessionCoreOptions<M>;
+  readonly #clock: Clock;
+
+  constructor(options: SessionCoreOptions<M>) {
+    this.#options = options;
+    this.settings = resolveSessionSettings(options.settings);
+    this.store = options.store ?? new InMemorySessionStore<M>();
+    this.#context = contextFromEntries(this.store.entries);
+    this.#clock = options.clock ?? systemClock;
+    this.#emitter = new Emitter<SessionEventMap<M>>(options.logger ?? defaultLogger);
+    this.#lifecycle = new RetryLifecycle({
+      settings: () => this.settings.retry,
+      sleep: options.sleep,
+      emit: (type, payload) => {
+        this.#record({ type, at: this.#clock.now(), ...payload } as SessionEntry<M>);
+        this.#emitter.emit(type, payload as SessionEventMap<M>[typeof type]);
+      },
+    });
+  }
+
+  /** The context sent to the model: the conversation after any compaction, without failed attempts. */
+  get messages(): readonly M[] {
+    return this.#context;
+  }
+
+  get isRunning(): boolean {
+    return this.#running !== undefined;
+  }
+
+  get isRetrying(): boolean {
+    return this.#lifecycle.isRetrying;
+  }
+
+  /** Retries in the running chain (0 = idle). */
+  get retryAttempt(): number {
+    return this.#lifecycle.attempt;
+  }
+
+  get autoRetryEnabled(): boolean {
+    return this.settings.retry.enabled;
+  }
+
+  setAutoRetryEnabled(enabled: boolean): void {
+    this.settings.retry.enabled = enabled;
+  }
+
+  /** Resolves when the running retry chain ends (at once when none runs). */
+  waitForRetry(): Promise<void> {
+    return this.#lifecycle.waitForRetry();
+  }
+
+  /** Adds a listener for every session event; returns the function that removes it. Throwing listeners are ignored. */
+  subscribe(listener: SessionListener<M>): () => void {
+    return this.#emitter.subscribe(listener as Parameters<Emitter<SessionEventMap<M>>['subscribe']>[0]);
+  }
+
+  /** Cancels a backoff sleep at once: the turn fails with `RetryCancelledError`. */
+  abortRetry(): void {
+    this.#lifecycle.abortRetry();
+  }
+
+  /** `abortRetry()`, then aborts the running attempt; the turn fails with the abort. */
+  abort(reason?: unknown): void {
+    this.abortRetry();
+    this.#running?.abort(reason);
+  }
+
+  /**
+   * Runs one user turn: appends `userMessage`, runs attempts until one succeeds or the turn fails, and settles
+   * only then. Rejects at once with `SessionBusyError` while another turn runs.
+   */
+  async runTurn(text: string, userMessage: M, run: AttemptRunner<M, R>): Promise<R> {
+    if (this.#running) throw new SessionBusyError();
+    const controller = new AbortController();
+    this.#running = controller;
+    try {
+      this.#emit('turn_start', { text });
+      this.#commit(userMessage);
+      const result = await this.#attempts(run, controller.signal);
+      this.#emit('turn_end', { success: true, text: result.text });
+      return result;
+    } catch (error) {
+      this.#emit('turn_end', { success: false, error: serializeError(error) });
+      throw error;
+    } finally {
+      this.#running = undefined;
+    }
+  }
+
+  async #attempts(run: AttemptRunner<M, R>, signal: AbortSignal): Promise<R> {
+    let compacted = false;
+    for (;;) {
+      const partial: M[] = [];
+      try {
+        const result = await run({
+          messages: [...this.#context],
+          signal,
+          commitStep: (messages) => {
+            for (const message of messages) this.#commit(message);
+          },
+          discardStep: (messages) => {
+            partial.push(...messages);
+          },
+          emit: (type, payload) => this.#emit(type, payload),
+        });
+        this.#lifecycle.succeeded();
+        return result;
+      } catch (error) {
+        const classification = this.#classify(error, signal);
+        this.#record({
+          type: 'error',
+          at: this.#clock.now(),
+          error: serializeError(error),
+          kind: classification.kind,
+          reason: classification.reason,
+          ...(partial.length > 0 ? { partial } : {}),
+        });
+        this.#emit('attempt_error', {
+          error: serializeError(error),
+          kind: classification.kind,
+          reason: classification.reason,
+        });
+        const decision = await this.#decide(error, classification, compacted, signal);
+        if (!decision.retry) throw decision.error;
+        if (classification.kind === 'overflow') compacted = true;
+      }
+    }
+  }
+
+  async #decide(
+    error: unknown,
+    classification: Classification,
+    compacted: boolean,
+    signal: AbortSignal,
+  ): Promise<RetryDecision> {
+    switch (classification.kind) {
+      case 'abort':
+        return this.#lifecycle.fail(error);
+      case 'overflow':
+        if (compacted) return this.#lifecycle.fail(this.#options.overflowError(error));
+        await this.#compact(error, signal);
+        return { retry: true };
+      case 'transient': {
+        const retryAfterMs = classification.retryAfterMs;
+        const tooLong = retryAfterMs !== undefined && retryAfterMs > this.settings.retry.maxDelayMs;
+        // A reset window too long to wait for is a usage limit too: the hook may switch before we give up.
+        const immediate = tooLong && (await this.#usageLimitSwitched(error));
+        return this.#lifecycle.retry(error, { retryAfterMs, immediate });
+      }
+      case 'permanent':
+        if (this.#options.isUsageLimit(classification) && (await this.#usageLimitSwitched(error))) {
+          return this.#lifecycle.retry(error, { immediate: true });
+        }
+        return this.#lifecycle.fail(error);
+    }
+  }
+
+  async #usageLimitSwitched(error: unknown): Promise<boolean> {
+    const hook = this.#options.onUsageLimit;
+    if (hook === undefined || !this.settings.retry.enabled) return false;
+    return (await hook(error)) === true;
+  }
+
+  async #compact(error: unknown, signal: AbortSignal): Promise<void> {
+    const before = this.#context;
+    this.#emit('compaction_start', {
+      messageCount: before.length,
+      errorMessage: serializeError(error).message,
+    });
+    const compact = this.#options.compact ?? trimContext;
+    const after = [...(await compact(before, { error, signal }))];
+    this.#context = after;
+    const removedCount = Math.max(0, before.length - after.length);
+    this.#record({ type: 'compaction', at: this.#clock.now(), messages: after, removedCount });
+    this.#emit('compaction_end', { messageCount: after.length, removedCount });
+  }
+
+  #classify(error: unknown, signal: AbortSignal): Classification {
+    if (signal.aborted) return { kind: 'abort', reason: 'session-abort' };
+    return this.#options.classify(error, signal);
+  }
+
+  #commit(message: M): void {
+    this.#context.push(message);
+    this.#record({ type: 'message', at: this.#clock.now(), message });
+    this.#emit('message', { message });
+  }
+
+  #record(entry: SessionEntry<M>): void {
+    this.store.append(entry);
+  }
+
+  #emit<K extends keyof SessionEventMap<M>>(type: K, payload: SessionEventMap<M>[K]): void {
+    this.#emitter.emit(type, payload);
+  }
+}
