@@ -1,0 +1,172 @@
+// What the classifier and the retry-after parser read from an error: its cause chain and the structured fields
+// and text found along it. Error objects are untrusted input: every read is guarded (getters and proxies may
+// throw) and all text is cut to a bounded view, so classifying a 1 MB message costs the same as a 20 KB one.
+
+/** Walk limits: a chain deeper or wider than this is cut (cycles are detected separately). */
+const maxDepth = 8;
+const maxNodes = 16;
+const maxListedErrors = 8;
+
+/** Characters kept from the start and the end of attacker-sized text. */
+export const textHead = 16_384;
+export const textTail = 4_096;
+
+/** Facts gathered along an error's cause chain, root first. */
+export interface ErrorFacts {
+  /** The errors of the chain (objects or thrown strings), root first, each once. */
+  nodes: readonly unknown[];
+  /** The first HTTP error status (400–599) along the chain. */
+  status?: number;
+  /** Provider codes/types and system error codes along the chain, as written. */
+  codes: readonly string[];
+  /** Error `name`s along the chain. */
+  names: readonly string[];
+  /** The first `isRetryable` flag along the chain (AI SDK errors and the provider stream-error object). */
+  isRetryable?: boolean;
+  /** Messages, codes and response bodies along the chain, joined and cut to a bounded view. */
+  text: string;
+  /** Response header records along the chain (`responseHeaders`, `headers`, `response.headers`). */
+  headers: readonly unknown[];
+}
+
+/** Reads `object[key]`, or `undefined` when the value is no object or the getter throws. */
+export function read(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    return (value as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads a nested path, e.g. `readPath(err, 'data', 'error', 'code')`. */
+export function readPath(value: unknown, ...keys: string[]): unknown {
+  let current = value;
+  for (const key of keys) current = read(current, key);
+  return current;
+}
+
+/** The first `head` and last `tail` characters of `text` (all of it when short). */
+export function boundedView(text: string, head = textHead, tail = textTail): string {
+  return text.length <= head + tail ? text : `${text.slice(0, head)}\n…\n${text.slice(text.length - tail)}`;
+}
+
+/** The errors of a chain: the error, a RetryError's `lastError`, `cause`, else an aggregate's `errors[]`. */
+export function errorChain(error: unknown): unknown[] {
+  const nodes: unknown[] = [];
+  const seen = new Set<unknown>();
+  const visit = (node: unknown, depth: number): void => {
+    if (node === undefined || node === null || depth > maxDepth || nodes.length >= maxNodes) return;
+    if (typeof node !== 'object' && typeof node !== 'string') return;
+    if (seen.has(node)) return;
+    seen.add(node);
+    nodes.push(node);
+    if (typeof node === 'string') return;
+    const lastError = read(node, 'lastError');
+    visit(lastError, depth + 1);
+    visit(read(node, 'cause'), depth + 1);
+    const errors = read(node, 'errors');
+    if (lastError === undefined && Array.isArray(errors)) {
+      // Newest first: in a list of attempts the last one says most about the present.
+      for (let i = errors.length - 1; i >= 0 && i >= errors.length - maxListedErrors; i--)
+        visit(errors[i], depth + 1);
+    }
+  };
+  try {
+    visit(error, 0);
+  } catch {
+    // A hostile structure (e.g. a proxy throwing on `Array.isArray`): keep what was gathered.
+  }
+  return nodes;
+}
+
+const httpStatus = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 400 && value <= 599 ? value : undefined;
+
+/** Gathers the facts of `error` (never throws). */
+export function errorFacts(error: unknown): ErrorFacts {
+  const nodes = errorChain(error);
+  const codes: string[] = [];
+  const names: string[] = [];
+  const headers: unknown[] = [];
+  const texts: string[] = [];
+  let status: number | undefined;
+  let isRetryable: boolean | undefined;
+
+  const addCode = (value: unknown): void => {
+    if (typeof value === 'string' && value.length > 0 && value.length <= 100) codes.push(value);
+    else status ??= httpStatus(value);
+  };
+  const addText = (value: unknown): void => {
+    if (typeof value === 'string' && value.length > 0)
+      texts.push(boundedView(value, textHead / 2, textTail / 2));
+  };
+
+  for (const node of nodes) {
+    if (typeof node === 'string') {
+      addText(node);
+      continue;
+    }
+    status ??= httpStatus(read(node, 'statusCode')) ?? httpStatus(read(node, 'status'));
+    status ??= httpStatus(readPath(node, 'response', 'status'));
+    const retryable = read(node, 'isRetryable');
+    if (typeof retryable === 'boolean') isRetryable ??= retryable;
+    const name = read(node, 'name');
+    if (typeof name === 'string') names.push(name);
+    addText(read(node, 'message'));
+    addCode(read(node, 'code'));
+    addCode(read(node, 'type'));
+    // Provider payloads, at every path the AI SDK providers use (DESIGN.md): chat HTTP body, SSE error frame,
+    // responses `response.failed`, Google's `error.status`.
+    const data = read(node, 'data');
+    for (const detail of [read(data, 'error'), data, readPath(data, 'response', 'error')]) {
+      addCode(read(detail, 'code'));
+      addCode(read(detail, 'type'));
+      const detailStatus = read(detail, 'status');
+      if (typeof detailStatus === 'string') addCode(detailStatus);
+    }
+    for (const source of [
+      read(node, 'responseHeaders'),
+      read(node, 'headers'),
+      readPath(node, 'response', 'headers'),
+    ]) {
+      if (typeof source === 'object' && source !== null) headers.push(source);
+    }
+    // Bedrock names its exception in a header: "ThrottlingException:http://internal.amazon.com/coral/…".
+    const amznType = headerValue(read(node, 'responseHeaders'), 'x-amzn-errortype');
+    if (amznType !== undefined) addCode(amznType.split(':')[0]);
+    const body = read(node, 'responseBody');
+    if (typeof body === 'string') addText(body);
+    else if (data !== undefined) addText(safeJson(data));
+    // OpenRouter wraps the upstream provider's error text: {"error":{"message":"Provider returned error",
+    // "metadata":{"raw":"…"}}}; it is in the body already, but a stream-error object may only carry `data`.
+  }
+  texts.push(...codes);
+  return { nodes, status, codes, names, isRetryable, text: boundedView(texts.join('\n')), headers };
+}
+
+/** One header of a `Headers` instance or a plain record, matched case-insensitively. */
+export function headerValue(headers: unknown, name: string): string | undefined {
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  try {
+    if (typeof Headers !== 'undefined' && headers instanceof Headers) return headers.get(name) ?? undefined;
+    const record = headers as Record<string, unknown>;
+    let value = record[name];
+    if (value === undefined) {
+      const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+      value = key === undefined ? undefined : record[key];
+    }
+    if (Array.isArray(value)) value = value[0];
+    return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return typeof value === 'string' ? value : JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
