@@ -1,0 +1,115 @@
+/** The Chat Completions wire format (`POST /chat/completions`), streamed and not. */
+import {
+  type AnswerMeta,
+  type AnswerStep,
+  argsText,
+  DEFAULT_CHUNK_CHARS,
+  dataFrame,
+  type ErrorFault,
+  errorMessageOf,
+  finishReasonOf,
+  splitOutput,
+  usageOf,
+  type WireEvent,
+  type WireFormat,
+} from './wire.js';
+
+const callId = (step: AnswerStep, meta: AnswerMeta, i: number): string =>
+  (step.kind === 'toolCalls' ? step.calls[i]?.id : undefined) ?? `call_mock_${meta.n}_${i}`;
+
+function usage(step: AnswerStep) {
+  const { input, output } = usageOf(step);
+  return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
+}
+
+export const chatFormat: WireFormat = {
+  json(step, meta) {
+    const toolCalls =
+      step.kind === 'toolCalls'
+        ? step.calls.map((call, i) => ({
+            id: callId(step, meta, i),
+            type: 'function',
+            function: { name: call.name, arguments: argsText(call) },
+          }))
+        : undefined;
+    return {
+      id: `chatcmpl-mock-${meta.n}`,
+      object: 'chat.completion',
+      created: meta.created,
+      model: meta.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: step.text ?? null,
+            refusal: null,
+            ...(toolCalls ? { tool_calls: toolCalls } : {}),
+          },
+          logprobs: null,
+          finish_reason: finishReasonOf(step),
+        },
+      ],
+      usage: usage(step),
+      system_fingerprint: null,
+    };
+  },
+
+  events(step, meta, breakAt) {
+    const size = step.chunkChars ?? DEFAULT_CHUNK_CHARS;
+    const chunk = (choices: unknown[], extra: object = {}) =>
+      dataFrame({
+        id: `chatcmpl-mock-${meta.n}`,
+        object: 'chat.completion.chunk',
+        created: meta.created,
+        model: meta.model,
+        system_fingerprint: null,
+        choices,
+        ...extra,
+      });
+    const delta = (d: object, finish: string | null = null) =>
+      chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+
+    const events: WireEvent[] = [];
+    let offset = 0;
+    const role = { role: 'assistant', content: step.text === undefined ? null : '', refusal: null };
+    events.push({ frame: delta(role), chars: 0, output: false });
+    for (const piece of splitOutput(step.text ?? '', size, offset, breakAt)) {
+      events.push({ frame: delta({ content: piece }), chars: piece.length, output: true });
+    }
+    offset += step.text?.length ?? 0;
+    if (step.kind === 'toolCalls') {
+      step.calls.forEach((call, index) => {
+        const head = {
+          index,
+          id: callId(step, meta, index),
+          type: 'function',
+          function: { name: call.name, arguments: '' },
+        };
+        events.push({ frame: delta({ tool_calls: [head] }), chars: 0, output: true });
+        const args = argsText(call);
+        for (const piece of splitOutput(args, size, offset, breakAt)) {
+          const frame = delta({ tool_calls: [{ index, function: { arguments: piece } }] });
+          events.push({ frame, chars: piece.length, output: true });
+        }
+        offset += args.length;
+      });
+    }
+    events.push({ frame: delta({}, finishReasonOf(step)), chars: 0, output: true });
+    events.push({ frame: chunk([], { usage: usage(step) }), chars: 0, output: true });
+    events.push({ frame: 'data: [DONE]\n\n', chars: 0, output: true });
+    return events;
+  },
+
+  errorFrame(fault: ErrorFault) {
+    const message = errorMessageOf(fault);
+    if (fault.format === 'anthropic-overloaded') {
+      return dataFrame({ type: 'error', error: { type: fault.code ?? 'overloaded_error', message } });
+    }
+    return dataFrame({
+      error: { message, type: 'server_error', param: null, code: fault.code ?? 'server_error' },
+    });
+  },
+
+  garbledFrame: () => 'data: {"id":"chatcmpl-garbled","choices":[{"index":0,"delta":{"cont\n\n',
+};

@@ -1,0 +1,92 @@
+/** What the two OpenAI wire formats share: the answer being rendered and the frames it becomes. */
+import type { StreamFault, TextStep, ToolCallsStep } from './script.js';
+
+/** A step that produces a model answer. */
+export type AnswerStep = TextStep | ToolCallsStep;
+
+/** Per-response facts a wire format needs: deterministic ids and the echoed model. */
+export interface AnswerMeta {
+  /** 1-based number of the answered request (ids are derived from it, so they are stable in tests). */
+  n: number;
+  /** The `model` of the request. */
+  model: string;
+  /** Unix seconds. */
+  created: number;
+}
+
+/** One SSE frame with the characters of model output it carries. */
+export interface WireEvent {
+  /** The complete frame text, blank line included. */
+  frame: string;
+  /** Characters of text or tool arguments in this frame. */
+  chars: number;
+  /** `false` for preamble frames the SDK does not count as output (role chunk, response.created…). */
+  output: boolean;
+}
+
+/** The in-band error fault. */
+export type ErrorFault = Extract<StreamFault, { kind: 'error' }>;
+
+/** One wire format (chat completions or responses). */
+export interface WireFormat {
+  /** Non-streamed body. */
+  json(step: AnswerStep, meta: AnswerMeta): unknown;
+  /** Streamed frames; delta boundaries also fall on `breakAt` (a global output character position). */
+  events(step: AnswerStep, meta: AnswerMeta, breakAt?: number): WireEvent[];
+  /** An in-band error frame; `sequence` is the position it takes in the stream. */
+  errorFrame(fault: ErrorFault, meta: AnswerMeta, sequence: number): string;
+  /** A frame whose data is not JSON. */
+  garbledFrame(): string;
+}
+
+/** Default characters per streamed delta. */
+export const DEFAULT_CHUNK_CHARS = 4;
+
+/**
+ * Splits `text` (which starts at global output position `offset`) into pieces of `size` characters,
+ * with an extra boundary at global position `breakAt` so a fault can fall exactly there.
+ */
+export function splitOutput(text: string, size: number, offset: number, breakAt?: number): string[] {
+  const pieces: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let end = Math.min(text.length, i + size);
+    const local = breakAt === undefined ? -1 : breakAt - offset;
+    if (local > i && local < end) end = local;
+    pieces.push(text.slice(i, end));
+    i = end;
+  }
+  return pieces;
+}
+
+/** Default usage numbers: 10 input tokens, about one output token per 4 characters. */
+export function usageOf(step: AnswerStep): { input: number; output: number } {
+  const chars =
+    (step.text?.length ?? 0) +
+    (step.kind === 'toolCalls' ? step.calls.reduce((sum, c) => sum + argsText(c).length, 0) : 0);
+  return { input: step.usage?.inputTokens ?? 10, output: step.usage?.outputTokens ?? Math.ceil(chars / 4) };
+}
+
+/** The arguments text of a scripted call as the model would send it. */
+export function argsText(call: ToolCallsStep['calls'][number]): string {
+  if (call.rawArgs !== undefined) return call.rawArgs;
+  if (typeof call.args === 'string') return call.args;
+  return JSON.stringify(call.args ?? {});
+}
+
+/** The finish reason a step reports (default `stop` for text, `tool_calls` for tool calls). */
+export function finishReasonOf(step: AnswerStep): string {
+  return step.finishReason ?? (step.kind === 'toolCalls' ? 'tool_calls' : 'stop');
+}
+
+/** Default message of an in-band error. */
+export function errorMessageOf(fault: ErrorFault): string {
+  if (fault.message !== undefined) return fault.message;
+  return fault.format === 'anthropic-overloaded'
+    ? 'Overloaded'
+    : 'The server had an error while processing your request. Sorry about that!';
+}
+
+/** An SSE frame with only `data:`. */
+export const dataFrame = (data: unknown): string =>
+  `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
