@@ -1,0 +1,70 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import {
+  gateway,
+  type LanguageModel,
+  type PrepareStepFunction,
+  type TimeoutConfiguration,
+  wrapLanguageModel,
+} from 'ai';
+import { type StreamGuardOptions, streamGuard } from './stream-guard.js';
+
+/** What the drop-ins add to the AI SDK's options. Everything else is the SDK's own, unchanged. */
+export interface GracefulCallOptions {
+  /**
+   * The stream guard's options, or `false` to call the SDK unguarded (with the SDK's own retries). The drop-in
+   * maps the call's `maxRetries` (default 2) to `maxStreamRetries` and `timeout.chunkMs` to `stallTimeoutMs`
+   * unless you set them here.
+   */
+  graceful?: StreamGuardOptions | false;
+}
+
+interface SdkCallOptions {
+  model: LanguageModel;
+  maxRetries?: number;
+  timeout?: TimeoutConfiguration<never> | number;
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's PrepareStepFunction is generic over the caller's tools.
+  prepareStep?: PrepareStepFunction<any, any>;
+}
+
+/**
+ * Rewrites a drop-in's options so the guard is the single retry authority: the model wrapped with
+ * {@link streamGuard} (also a model `prepareStep` returns), SDK `maxRetries: 0`, `streamRetries` off, and the
+ * SDK's chunk timeout handed to the guard as its stall timeout (the SDK's own would abort the whole call).
+ */
+export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(options: O): O {
+  // The result is typed as `O` (without `graceful` at run time): `Omit` would break the SDK's prompt union.
+  const { graceful, ...sdkOptions } = options;
+  if (graceful === false) return sdkOptions as O;
+  const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
+  const middleware = streamGuard({
+    maxStreamRetries: options.maxRetries ?? 2,
+    stallTimeoutMs: chunkMs,
+    ...graceful,
+  });
+  const guard = (model: LanguageModel) => wrapLanguageModel({ model: resolveModel(model), middleware });
+  const prepareStep = options.prepareStep;
+  const guarded = {
+    ...sdkOptions,
+    model: guard(options.model),
+    maxRetries: 0,
+    streamRetries: undefined,
+    timeout:
+      typeof options.timeout === 'object' ? { ...options.timeout, chunkMs: undefined } : options.timeout,
+    prepareStep:
+      prepareStep &&
+      (async (step: Parameters<typeof prepareStep>[0]) => {
+        const result = await prepareStep(step);
+        return result?.model === undefined ? result : { ...result, model: guard(result.model) };
+      }),
+  };
+  return guarded as unknown as O;
+}
+
+/** A model id string resolves through the global provider, as the SDK does (default: the gateway). */
+function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
+  if (typeof model !== 'string') return model;
+  const provider = (
+    globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): LanguageModelV4 } }
+  ).AI_SDK_DEFAULT_PROVIDER;
+  return (provider ?? gateway).languageModel(model);
+}

@@ -1,0 +1,57 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import { type OutputInterface, type StreamTextResult, streamText as sdkStreamText, type ToolSet } from 'ai';
+import { singleUseIterable } from '../../src/stream/single-use-request.js';
+import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
+import { removeDiscarded } from './reset-part.js';
+
+type SdkStreamTextOptions<
+  TOOLS extends ToolSet,
+  RUNTIME_CONTEXT extends Context,
+  OUTPUT extends OutputInterface,
+> = Parameters<typeof sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0];
+
+const singleUseStreams = new Set<PropertyKey>(['textStream', 'fullStream', 'stream']);
+
+/**
+ * The AI SDK's `streamText` with the stream guard: same options, same result type — change only the import.
+ *
+ * - Retries: the guard is the single retry authority. Your `maxRetries` (default 2) becomes the guard's
+ *   `maxStreamRetries` (new streamed requests before any content, with backoff and retry-after); the SDK runs with
+ *   `maxRetries: 0` and `streamRetries` off (the guard owns mid-stream recovery: one non-streaming request).
+ * - `timeout.chunkMs` becomes the guard's stall timeout (the SDK's would abort the whole call, unrecoverably);
+ *   `totalMs`, `stepMs` and `firstChunkMs` stay with the SDK.
+ * - After a reset (the recovered answer differs from what was streamed), `onStepEnd` removes the discarded text
+ *   from `step.content` and `step.response.messages` before your own `onStepEnd` runs, so `text`, `steps` and
+ *   `response.messages` hold only the complete answer. The consumer stream still shows the reset part.
+ * - Iterating the same `textStream`/`fullStream`/`stream` object twice throws `StreamConsumedError`; reading the
+ *   getter again gives a fresh stream that replays from the start, as in the SDK.
+ */
+export function streamText<
+  TOOLS extends ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
+>(
+  options: SdkStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT> & GracefulCallOptions,
+): StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> {
+  const userOnStepEnd = options.onStepEnd ?? options.onStepFinish;
+  const result = sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>({
+    ...guardCallOptions(options),
+    onStepFinish: undefined,
+    onStepEnd: async (step) => {
+      removeDiscarded(step.content);
+      for (const message of step.response.messages) {
+        if (message.role === 'assistant' && Array.isArray(message.content)) removeDiscarded(message.content);
+      }
+      await userOnStepEnd?.(step);
+    },
+  });
+  return new Proxy(result, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (singleUseStreams.has(property)) {
+        return singleUseIterable(value as AsyncIterable<unknown>, `result.${String(property)}`);
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

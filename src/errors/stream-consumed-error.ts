@@ -1,0 +1,23 @@
+import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
+
+/**
+ * A single-use stream (a provider request, or a `textStream`/`fullStream` object) was streamed a second time.
+ * Streaming it again would either corrupt state or silently yield nothing, so it throws instead.
+ */
+export class StreamConsumedError extends GracefulError {
+  /** The name of the request or stream that was already consumed. */
+  readonly request: string;
+
+  constructor(request: string) {
+    super(
+      'StreamConsumedError',
+      `${request} was already streamed once and cannot be streamed again. ` +
+        'Start a new request, or read the result through a fresh getter (e.g. `result.textStream`).',
+    );
+    this.request = request;
+  }
+
+  static override isInstance(error: unknown): error is StreamConsumedError {
+    return hasMarker(error, errorMarker('StreamConsumedError'));
+  }
+}

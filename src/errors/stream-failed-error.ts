@@ -1,0 +1,38 @@
+import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
+
+/** The fields a provider reports for an error inside a stream (the AI SDK's provider stream error payload). */
+export interface StreamErrorFields {
+  message: string;
+  type?: string;
+  code?: string | number;
+  statusCode?: number;
+  isRetryable?: boolean;
+  data?: unknown;
+}
+
+/**
+ * A stream ended with a provider error that is not an `Error` object (an in-band error event). Carries the
+ * provider's fields so callers can inspect them; `cause` is the original payload.
+ */
+export class StreamFailedError extends GracefulError {
+  readonly type: string | undefined;
+  readonly code: string | number | undefined;
+  readonly statusCode: number | undefined;
+  readonly data: unknown;
+
+  constructor(fields: StreamErrorFields) {
+    super(
+      'StreamFailedError',
+      `The model stream failed: ${fields.message}. The answer is incomplete; fix the cause (see \`code\`/\`statusCode\`) and ask again.`,
+      { cause: fields },
+    );
+    this.type = fields.type;
+    this.code = fields.code;
+    this.statusCode = fields.statusCode;
+    this.data = fields.data;
+  }
+
+  static override isInstance(error: unknown): error is StreamFailedError {
+    return hasMarker(error, errorMarker('StreamFailedError'));
+  }
+}

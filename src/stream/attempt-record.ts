@@ -1,0 +1,65 @@
+import type { Classification } from '../classify/types.js';
+import type { Clock } from '../util/time.js';
+
+/** How an attempt talked to the provider: a streamed request or one non-streaming request. */
+export type AttemptMode = 'stream' | 'generate';
+
+/** What one attempt did. Plain JSON (it travels in `providerMetadata`); nothing carries over between attempts. */
+export interface AttemptRecord {
+  /** 1-based position of the attempt within the model call. */
+  attempt: number;
+  mode: AttemptMode;
+  /** The request's name, as in {@link StreamConsumedError}. */
+  request: string;
+  outcome: 'ok' | 'failed';
+  /** The error that ended the attempt (name and message only). */
+  error?: { name: string; message: string };
+  classification?: Classification;
+  /** Characters of text and reasoning this attempt passed to the consumer. */
+  charsEmitted: number;
+  durationMs: number;
+}
+
+/** A fresh record for one attempt; {@link AttemptRecorder.finish} freezes it. */
+export class AttemptRecorder {
+  /** Characters this attempt passed to the consumer; the guard adds to it. */
+  charsEmitted = 0;
+  readonly #startedAt: number;
+
+  constructor(
+    readonly attempt: number,
+    readonly mode: AttemptMode,
+    readonly request: string,
+    private readonly clock: Clock,
+  ) {
+    this.#startedAt = clock.now();
+  }
+
+  finish(failure?: { error: unknown; classification: Classification }): AttemptRecord {
+    const record: AttemptRecord = {
+      attempt: this.attempt,
+      mode: this.mode,
+      request: this.request,
+      outcome: failure ? 'failed' : 'ok',
+      charsEmitted: this.charsEmitted,
+      durationMs: this.clock.now() - this.#startedAt,
+    };
+    if (failure) {
+      record.error = describeError(failure.error);
+      record.classification = { ...failure.classification };
+    }
+    return record;
+  }
+}
+
+function describeError(error: unknown): { name: string; message: string } {
+  if (error instanceof Error) return { name: error.name, message: error.message };
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { message?: unknown }).message === 'string'
+  ) {
+    return { name: 'ProviderStreamError', message: (error as { message: string }).message };
+  }
+  return { name: typeof error, message: String(error) };
+}

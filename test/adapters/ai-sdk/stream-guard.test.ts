@@ -1,0 +1,336 @@
+import { streamText as sdkStreamText, wrapLanguageModel } from 'ai';
+import { describe, expect, it, vi } from 'vitest';
+import { type StreamGuardEventMap, streamGuard } from '../../../adapters/ai-sdk/stream-guard.js';
+import { Emitter } from '../../../src/observe/emitter.js';
+import type { AttemptRecord } from '../../../src/stream/attempt-record.js';
+import {
+  apiError,
+  finish,
+  generated,
+  inBandError,
+  type Part,
+  preamble,
+  scriptedModel,
+  stallingStream,
+  streamOf,
+  textParts,
+} from './stream-guard-fixtures.js';
+
+type Model = ReturnType<typeof scriptedModel>;
+
+function guarded(model: Model, options: Parameters<typeof streamGuard>[0] = {}) {
+  const sleep = vi.fn(async (_ms: number, _signal?: AbortSignal) => {});
+  const events: Array<{ type: string }> = [];
+  const emitter = new Emitter<StreamGuardEventMap>();
+  emitter.subscribe((event) => events.push(event));
+  const wrapped = wrapLanguageModel({
+    model,
+    middleware: streamGuard({ sleep, random: () => 0.5, events: emitter, ...options }),
+  });
+  return { wrapped, sleep, events };
+}
+
+async function readAll(stream: ReadableStream<Part>): Promise<Part[]> {
+  const parts: Part[] = [];
+  await collect(stream, parts);
+  return parts;
+}
+
+/** Reads `stream` into `into` (kept on failure, so a test can see what came before the error). */
+async function collect(stream: ReadableStream<Part>, into: Part[]): Promise<void> {
+  const reader = stream.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) into.push(next.value);
+}
+
+async function streamParts(model: Model, options: Parameters<typeof streamGuard>[0] = {}) {
+  const g = guarded(model, options);
+  const { stream } = await g.wrapped.doStream({ prompt: [] });
+  return { ...g, parts: await readAll(stream) };
+}
+
+const textOf = (parts: Part[]) => parts.map((p) => (p.type === 'text-delta' ? p.delta : '')).join('');
+const attemptsOf = (parts: Part[]) => {
+  const done = parts.find((p) => p.type === 'finish');
+  return (done?.type === 'finish'
+    ? done.providerMetadata?.['graceful-ai']?.attempts
+    : undefined) as unknown as AttemptRecord[] | undefined;
+};
+
+describe('streamGuard: clean streams', () => {
+  it('passes every part through unchanged and records one ok attempt', async () => {
+    const parts = [...preamble('r1'), ...textParts('Hello world'), finish()];
+    const model = scriptedModel([streamOf(parts)]);
+    const { parts: out } = await streamParts(model);
+    expect(out.slice(0, -1)).toEqual(parts.slice(0, -1));
+    expect(attemptsOf(out)).toMatchObject([{ attempt: 1, mode: 'stream', outcome: 'ok', charsEmitted: 11 }]);
+    expect(JSON.parse(JSON.stringify(attemptsOf(out)))).toEqual(attemptsOf(out));
+  });
+});
+
+describe('streamGuard: failures before the first content part', () => {
+  const answer = [...preamble('good'), ...textParts('Answer'), finish()];
+
+  it.each([
+    ['a throw from doStream', { throws: apiError(503) }],
+    ['a rejected stream', streamOf(preamble('bad'), apiError(502))],
+    ['an error part', streamOf([...preamble('bad'), { type: 'error', error: apiError(500) }])],
+    [
+      'an in-band provider error',
+      streamOf([
+        ...preamble('bad'),
+        { type: 'error', error: inBandError({ message: 'Overloaded', statusCode: 529 }) },
+      ]),
+    ],
+  ])('%s → a new streamed request, one preamble (the winner’s)', async (_name, failing) => {
+    const model = scriptedModel([failing, streamOf(answer)]);
+    const { parts, sleep, events } = await streamParts(model);
+    expect(model.doStreamCalls).toHaveLength(2);
+    expect(parts.filter((p) => p.type === 'stream-start')).toHaveLength(1);
+    expect(parts.filter((p) => p.type === 'response-metadata')).toEqual([
+      { type: 'response-metadata', id: 'good', modelId: 'mock' },
+    ]);
+    expect(textOf(parts)).toBe('Answer');
+    expect(sleep).toHaveBeenCalledWith(1000, undefined);
+    expect(events.map((e) => e.type)).toEqual(['stream_retry']);
+    expect(attemptsOf(parts)?.map((a) => a.outcome)).toEqual(['failed', 'ok']);
+  });
+
+  it('honours retry-after from a 429 (the delay requested, not wall time)', async () => {
+    const model = scriptedModel([
+      { throws: apiError(429, { headers: { 'retry-after': '7' } }) },
+      streamOf(answer),
+    ]);
+    const { sleep, parts } = await streamParts(model);
+    expect(sleep).toHaveBeenCalledTimes(1);
+    expect(sleep.mock.calls[0]?.[0]).toBe(7000);
+    expect(textOf(parts)).toBe('Answer');
+  });
+
+  it('backs off exponentially and gives up after maxStreamRetries', async () => {
+    const model = scriptedModel([
+      { throws: apiError(503) },
+      { throws: apiError(503) },
+      { throws: apiError(503) },
+    ]);
+    const { wrapped, sleep, events } = guarded(model, { maxStreamRetries: 2 });
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    await expect(readAll(stream)).rejects.toMatchObject({ statusCode: 503 });
+    expect(sleep.mock.calls.map((c) => c[0])).toEqual([1000, 2000]);
+    expect(model.doStreamCalls).toHaveLength(3);
+    expect(events.map((e) => e.type)).toEqual(['stream_retry', 'stream_retry', 'stream_failed']);
+  });
+
+  it.each([
+    ['permanent (401)', apiError(401)],
+    ['overflow', apiError(400, { body: '{"error":{"code":"context_length_exceeded"}}' })],
+  ])('%s is surfaced at once, with no retry', async (_name, error) => {
+    const model = scriptedModel([{ throws: error }]);
+    const { wrapped, sleep } = guarded(model);
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    await expect(readAll(stream)).rejects.toBe(error);
+    expect(sleep).not.toHaveBeenCalled();
+    expect(model.doStreamCalls).toHaveLength(1);
+  });
+
+  it('an abort during the backoff ends the call with the caller’s reason, without another request', async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const model = scriptedModel([{ throws: apiError(503) }, streamOf(answer)]);
+      const wrapped = wrapLanguageModel({ model, middleware: streamGuard({ random: () => 0.5 }) });
+      const opening = wrapped.doStream({ prompt: [], abortSignal: controller.signal });
+      await vi.advanceTimersByTimeAsync(500);
+      controller.abort(new Error('user left'));
+      const { stream } = await opening;
+      await expect(readAll(stream)).rejects.toThrow('user left');
+      expect(model.doStreamCalls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('streamGuard: failures after content', () => {
+  const cut = (text: string, error: unknown = apiError(503)) =>
+    streamOf([...preamble('r1'), ...textParts(text, { open: true })], error);
+
+  it('degrades to one doGenerate and emits only the remainder when the answer begins with what was shown', async () => {
+    const model = scriptedModel([cut('The quick brown')], [generated('The quick brown fox jumps.')]);
+    const { parts, events } = await streamParts(model);
+    expect(textOf(parts)).toBe('The quick brown fox jumps.');
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(model.doGenerateCalls).toHaveLength(1);
+    expect(parts.some((p) => p.type === 'custom')).toBe(false);
+    expect(parts.filter((p) => p.type === 'text-start')).toHaveLength(1);
+    expect(parts.at(-2)).toEqual({ type: 'text-end', id: 't1' });
+    expect(events.map((e) => e.type)).toEqual(['stream_degraded']);
+    expect(attemptsOf(parts)).toMatchObject([
+      { mode: 'stream', outcome: 'failed', charsEmitted: 15 },
+      { mode: 'generate', outcome: 'ok', charsEmitted: 11 },
+    ]);
+  });
+
+  it('emits a reset part, then the complete new answer, when the answer differs', async () => {
+    const model = scriptedModel([cut('Partial ')], [generated('Full answer')]);
+    const { parts } = await streamParts(model);
+    const reset = parts.findIndex((p) => p.type === 'custom');
+    expect(parts[reset]).toEqual({
+      type: 'custom',
+      kind: 'graceful-ai.reset',
+      providerMetadata: {
+        'graceful-ai': { reset: { textIds: ['t1'], reasoningIds: [], toolInputIds: [], discardedChars: 8 } },
+      },
+    });
+    expect(textOf(parts.slice(0, reset))).toBe('Partial ');
+    expect(parts[reset - 1]).toEqual({ type: 'text-end', id: 't1' });
+    expect(textOf(parts.slice(reset))).toBe('Full answer');
+  });
+
+  it('treats an in-band error part after content like a cut', async () => {
+    const model = scriptedModel(
+      [
+        streamOf([
+          ...preamble('r1'),
+          ...textParts('Hello', { open: true }),
+          { type: 'error', error: inBandError({ message: 'Overloaded', type: 'overloaded_error' }) },
+        ]),
+      ],
+      [generated('Hello there')],
+    );
+    const { parts } = await streamParts(model);
+    expect(textOf(parts)).toBe('Hello there');
+  });
+
+  it("treats a clean end with finish reason 'interrupted' as a cut", async () => {
+    const model = scriptedModel(
+      [streamOf([...preamble('r1'), ...textParts('Hello'), finish('interrupted')])],
+      [generated('Hello there')],
+    );
+    const { parts } = await streamParts(model);
+    expect(textOf(parts)).toBe('Hello there');
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
+  });
+
+  it('never emits an already emitted tool call twice (ids differ between requests)', async () => {
+    const call: Part = {
+      type: 'tool-call',
+      toolCallId: 'call_A',
+      toolName: 'weather',
+      input: '{"city":"Paris"}',
+    };
+    const model = scriptedModel(
+      [streamOf([...preamble('r1'), call], apiError(503))],
+      [
+        generated('', [
+          { type: 'tool-call', toolCallId: 'call_B', toolName: 'weather', input: '{ "city": "Paris" }' },
+          { type: 'tool-call', toolCallId: 'call_C', toolName: 'weather', input: '{"city":"Rome"}' },
+        ]),
+      ],
+    );
+    const { parts } = await streamParts(model);
+    expect(
+      parts.filter((p) => p.type === 'tool-call').map((p) => p.type === 'tool-call' && p.toolCallId),
+    ).toEqual(['call_A', 'call_C']);
+  });
+
+  it.each([
+    ['401 (auth revoked)', inBandError({ message: 'Invalid API key', statusCode: 401 }), 'StreamFailedError'],
+    ['overflow', apiError(400, { body: '{"error":{"code":"context_length_exceeded"}}' }), 'AI_APICallError'],
+  ])('%s is terminal: the stream errors, no retry, no degrade', async (_name, error, name) => {
+    const model = scriptedModel([cut('Partial', error)]);
+    const { wrapped, events } = guarded(model);
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    const seen: Part[] = [];
+    await expect(collect(stream, seen)).rejects.toMatchObject({ name });
+    expect(textOf(seen)).toBe('Partial');
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(model.doGenerateCalls).toHaveLength(0);
+    expect(events.map((e) => e.type)).toEqual(['stream_failed']);
+  });
+
+  it('a failing doGenerate is terminal with its own error', async () => {
+    const model = scriptedModel([cut('Partial')], [{ throws: apiError(500) }]);
+    const { wrapped, events } = guarded(model);
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    await expect(readAll(stream)).rejects.toMatchObject({ statusCode: 500 });
+    expect(events.map((e) => e.type)).toEqual(['stream_degraded', 'stream_failed']);
+  });
+
+  it('with degrade: false a transient failure after content is terminal', async () => {
+    const model = scriptedModel([cut('Partial')]);
+    const { wrapped } = guarded(model, { degrade: false });
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    await expect(readAll(stream)).rejects.toMatchObject({ statusCode: 503 });
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+});
+
+describe('streamGuard: stalls', () => {
+  it('a stall after content aborts only the inner request and degrades', async () => {
+    vi.useFakeTimers();
+    try {
+      const model = scriptedModel(
+        [stallingStream([...preamble('r1'), ...textParts('Hello', { open: true })])],
+        [generated('Hello world')],
+      );
+      const wrapped = wrapLanguageModel({ model, middleware: streamGuard({ stallTimeoutMs: 5000 }) });
+      const { stream } = await wrapped.doStream({ prompt: [] });
+      const reading = readAll(stream);
+      await vi.advanceTimersByTimeAsync(5000);
+      const parts = await reading;
+      expect(textOf(parts)).toBe('Hello world');
+      expect(model.doStreamCalls[0]?.abortSignal?.aborted).toBe(true);
+      expect(attemptsOf(parts)?.[0]).toMatchObject({
+        error: { name: 'StreamStalledError' },
+        classification: { reason: 'stall' },
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a stall before content starts a new stream', async () => {
+    vi.useFakeTimers();
+    try {
+      const model = scriptedModel([
+        stallingStream(preamble('stalled')),
+        streamOf([...preamble('good'), ...textParts('Hi'), finish()]),
+      ]);
+      const wrapped = wrapLanguageModel({
+        model,
+        middleware: streamGuard({ stallTimeoutMs: 5000, backoff: { initialDelayMs: 10, jitter: 0 } }),
+      });
+      const opening = wrapped.doStream({ prompt: [] });
+      await vi.advanceTimersByTimeAsync(5010);
+      const parts = await readAll((await opening).stream);
+      expect(textOf(parts)).toBe('Hi');
+      expect(parts.filter((p) => p.type === 'response-metadata')).toMatchObject([{ id: 'good' }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('streamGuard with the plain SDK streamText', () => {
+  it('a terminal error after content makes result.text reject with the original error', async () => {
+    const error = apiError(401);
+    const model = scriptedModel([
+      streamOf([...preamble('r1'), ...textParts('Partial', { open: true })], error),
+    ]);
+    const { wrapped } = guarded(model);
+    const result = sdkStreamText({ model: wrapped, prompt: 'hi', maxRetries: 0, onError: () => {} });
+    await expect(result.text).rejects.toBe(error);
+  });
+
+  it('generate calls retry transient errors with the same policy', async () => {
+    const model = scriptedModel([], [{ throws: apiError(503) }, generated('ok')]);
+    const { wrapped, sleep } = guarded(model);
+    const result = await wrapped.doGenerate({ prompt: [] });
+    expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(sleep).toHaveBeenCalledWith(1000, undefined);
+    expect(result.providerMetadata?.['graceful-ai']?.attempts).toMatchObject([
+      { mode: 'generate', outcome: 'failed' },
+      { mode: 'generate', outcome: 'ok' },
+    ]);
+  });
+});
