@@ -1,4 +1,6 @@
-import type { Classification } from '../classify/types.js';
+import { classifyError } from '../classify/classify.js';
+import type { Classification, ClassifyOverrides } from '../classify/types.js';
+import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { SessionBusyError } from '../errors/session-errors.js';
 import { Emitter } from '../observe/emitter.js';
 import { defaultLogger, type Logger } from '../observe/logger.js';
@@ -10,6 +12,7 @@ import type { SessionMessage } from './message.js';
 import { type RetryDecision, RetryLifecycle } from './retry-lifecycle.js';
 import { resolveSessionSettings, type SessionSettings, type SessionSettingsInput } from './settings.js';
 import { InMemorySessionStore, type SessionStore } from './store.js';
+import { usageLimitMatcher } from './usage-limit.js';
 
 /** Emits one session event. */
 export type SessionEmit<M extends SessionMessage> = <K extends keyof SessionEventMap<M>>(
@@ -43,15 +46,11 @@ export type AttemptRunner<M extends SessionMessage, R extends { text: string }> 
 export type UsageLimitHook = (error: unknown) => boolean | undefined | Promise<boolean | undefined>;
 
 export interface SessionCoreOptions<M extends SessionMessage> {
-  /** Classifies a failed attempt (the session's overrides are already bound). */
-  classify: (error: unknown, signal: AbortSignal) => Classification;
   /**
-   * Builds the error that fails a turn when the context overflows again after compaction (`cause`: the
-   * overflow error).
+   * Per-session classifier overrides (extra or replaced patterns, `treatAsTransient`, a `classify` hook). The
+   * session classifies an error no rule recognises as permanent (`unknown: 'permanent'`) unless you say otherwise.
    */
-  overflowError: (error: unknown) => Error;
-  /** Whether a permanent error is a usage limit the `onUsageLimit` hook may fix (quota, billing, plan limits). */
-  isUsageLimit: (classification: Classification) => boolean;
+  classify?: ClassifyOverrides;
   /** Default `{ retry: defaultRetrySettings }`. */
   settings?: SessionSettingsInput;
   /** Default: a new `InMemorySessionStore`. Its entries, if any, are the conversation to continue. */
@@ -84,6 +83,8 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
   readonly #lifecycle: RetryLifecycle;
   readonly #options: SessionCoreOptions<M>;
   readonly #clock: Clock;
+  readonly #classifyOptions: ClassifyOverrides;
+  readonly #isUsageLimit: (classification: Classification) => boolean;
 
   constructor(options: SessionCoreOptions<M>) {
     this.#options = options;
@@ -91,6 +92,8 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
     this.store = options.store ?? new InMemorySessionStore<M>();
     this.#context = contextFromEntries(this.store.entries);
     this.#clock = options.clock ?? systemClock;
+    this.#classifyOptions = { unknown: 'permanent', ...options.classify };
+    this.#isUsageLimit = usageLimitMatcher(this.#classifyOptions.patterns);
     this.#emitter = new Emitter<SessionEventMap<M>>(options.logger ?? defaultLogger);
     this.#lifecycle = new RetryLifecycle({
       settings: () => this.settings.retry,
@@ -221,7 +224,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
       case 'abort':
         return this.#lifecycle.fail(error);
       case 'overflow':
-        if (compacted) return this.#lifecycle.fail(this.#options.overflowError(error));
+        if (compacted) return this.#lifecycle.fail(new ContextOverflowError({ cause: error }));
         await this.#compact(error, signal);
         return { retry: true };
       case 'transient': {
@@ -232,7 +235,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
         return this.#lifecycle.retry(error, { retryAfterMs, immediate });
       }
       case 'permanent':
-        if (this.#options.isUsageLimit(classification) && (await this.#usageLimitSwitched(error))) {
+        if (this.#isUsageLimit(classification) && (await this.#usageLimitSwitched(error))) {
           return this.#lifecycle.retry(error, { immediate: true });
         }
         return this.#lifecycle.fail(error);
@@ -260,8 +263,9 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
   }
 
   #classify(error: unknown, signal: AbortSignal): Classification {
-    if (signal.aborted) return { kind: 'abort', reason: 'session-abort' };
-    return this.#options.classify(error, signal);
+    // The session's own abort wins over everything, a user `classify` hook included.
+    if (signal.aborted) return { kind: 'abort', reason: 'signal:aborted' };
+    return classifyError(error, { ...this.#classifyOptions, signal, clock: this.#clock });
   }
 
   #commit(message: M): void {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Classification } from '../../../src/classify/types.js';
+import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
 import {
   RetryCancelledError,
   RetryDelayTooLongError,
@@ -22,9 +23,11 @@ function apiError(message: string, kind: Classification['kind'], retryAfterMs?: 
   return Object.assign(new Error(message), { kind, retryAfterMs });
 }
 
-const classify = (error: unknown): Classification => {
-  const e = error as { kind?: Classification['kind']; retryAfterMs?: number };
-  return { kind: e.kind ?? 'permanent', reason: 'test', retryAfterMs: e.retryAfterMs };
+/** A classify hook reading `kind` / `retryAfterMs` off test errors (the real classifier is tested on its own). */
+const classify = (error: unknown): Classification | undefined => {
+  const e = error as { kind?: Classification['kind']; retryAfterMs?: number; reason?: string };
+  if (e.kind === undefined) return undefined;
+  return { kind: e.kind, reason: e.reason ?? 'test', retryAfterMs: e.retryAfterMs };
 };
 
 function setup(outcomes: Outcome[], options: Partial<SessionCoreOptions<SessionMessage>> = {}) {
@@ -34,9 +37,7 @@ function setup(outcomes: Outcome[], options: Partial<SessionCoreOptions<SessionM
     if (signal?.aborted) throw signal.reason;
   });
   const core = new SessionCore<SessionMessage, { text: string }>({
-    classify,
-    overflowError: (error) => Object.assign(new Error('overflow again'), { cause: error }),
-    isUsageLimit: (c) => c.reason === 'limit',
+    classify: { classify },
     sleep,
     clock: { now: () => 0 },
     ...options,
@@ -132,6 +133,16 @@ describe('SessionCore retry lifecycle', () => {
     });
     await s.prompt('hi');
     expect(s.sleeps).toEqual([1000, 1500]);
+  });
+
+  it('classifies unrecognised errors as permanent (the session passes unknown: permanent)', async () => {
+    const s = setup([new Error('something odd happened')]);
+    await expect(s.prompt('hi')).rejects.toThrow('something odd happened');
+    expect(s.events.find((e) => e.type === 'attempt_error')).toMatchObject({
+      kind: 'permanent',
+      reason: 'unknown',
+    });
+    expect(s.run).toHaveBeenCalledTimes(1);
   });
 
   it('does not retry permanent or abort errors, nor anything when disabled', async () => {
@@ -284,22 +295,28 @@ describe('SessionCore context across retries and overflow', () => {
       compact,
     });
     const error = await again.prompt('hi').catch((e: unknown) => e);
-    expect((error as Error).message).toBe('overflow again');
+    expect(ContextOverflowError.isInstance(error)).toBe(true);
     expect((error as Error).cause).toMatchObject({ message: 'too long 2' });
   });
 
   it('usage limit: a hook that switched retries at once; one that did not lets the turn fail', async () => {
-    const limit = () => Object.assign(new Error('insufficient_quota'), { kind: 'permanent' as const });
-    const limitClassify = (e: unknown): Classification => ({ ...classify(e), reason: 'limit' });
+    const limit = () =>
+      Object.assign(new Error('insufficient_quota'), {
+        kind: 'permanent' as const,
+        reason: 'provider:insufficient_quota',
+      });
     const hook = vi.fn(() => true);
-    const s = setup([limit(), { text: 'ok' }], { classify: limitClassify, onUsageLimit: hook });
+    const s = setup([limit(), { text: 'ok' }], { onUsageLimit: hook });
     await s.prompt('hi');
     expect(hook).toHaveBeenCalledTimes(1);
     expect(s.sleeps).toEqual([]);
     expect(s.retryEvents()[0]).toMatchObject({ type: 'auto_retry_start', attempt: 1, delayMs: 0 });
 
-    const no = setup([limit()], { classify: limitClassify, onUsageLimit: () => false });
+    const no = setup([limit()], { onUsageLimit: () => false });
     await expect(no.prompt('hi')).rejects.toThrow('insufficient_quota');
+    const other = setup([apiError('400 bad request', 'permanent')], { onUsageLimit: hook });
+    await expect(other.prompt('hi')).rejects.toThrow('400 bad request');
+    expect(hook).toHaveBeenCalledTimes(1);
 
     const slow = setup([apiError('429 reset in 1h', 'transient', 3_600_000), { text: 'ok' }], {
       onUsageLimit: () => true,
