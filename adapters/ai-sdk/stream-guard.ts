@@ -19,7 +19,7 @@ import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../src
 import { reconcile } from '../../src/stream/reconcile.js';
 import { SingleUseRequest } from '../../src/stream/single-use-request.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../../src/util/time.js';
-import { type GracefulResetPart, resetPart } from './reset-part.js';
+import { resetPart } from './reset-part.js';
 
 /** Events of the stream guard. Each carries the record of the attempt it is about. */
 export interface StreamGuardEventMap {
@@ -365,9 +365,11 @@ class StreamAttempt {
     }
   }
 
+  /** Sends the request. The stall watch starts with the response: time to headers is the SDK's to bound. */
   async open(): Promise<LanguageModelV4StreamResult> {
-    const result = await this.#watch(this.#request.stream());
+    const result = await this.#request.stream();
     this.#reader = result.stream.getReader();
+    this.#stall?.start();
     return result;
   }
 
@@ -397,19 +399,24 @@ class StreamAttempt {
 /** Rejects a pending read when nothing arrived for `ms`; one timer per attempt, re-armed lazily. */
 class StallWatch {
   readonly #stop = new AbortController();
-  #last: number;
+  #last = 0;
   #stalled: Promise<never> | undefined;
 
   constructor(
     private readonly ms: number,
     private readonly options: Resolved,
     private readonly onStall: (error: StreamStalledError) => void,
-  ) {
-    this.#last = options.clock.now();
+  ) {}
+
+  start(): void {
+    this.#last = this.options.clock.now();
+    this.#stalled = this.#watch();
+    // Handled by the read that races it; this guards the gap between reads.
+    this.#stalled.catch(() => {});
   }
 
   race<T>(promise: PromiseLike<T>): Promise<T> {
-    this.#stalled ??= this.#watch();
+    if (this.#stalled === undefined) return Promise.resolve(promise);
     return Promise.race([promise, this.#stalled]).then((value) => {
       this.#last = this.options.clock.now();
       return value;
@@ -573,5 +580,3 @@ function toolCallKey(toolName: string, input: string): string {
     return `${toolName}\u0000${input}`;
   }
 }
-
-export type { GracefulResetPart };

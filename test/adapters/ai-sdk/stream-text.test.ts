@@ -1,0 +1,229 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import {
+  streamText as sdkStreamText,
+  isStepCount as stepCountIs,
+  type TextStreamPart,
+  type ToolSet,
+  tool,
+} from 'ai';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import type { StreamGuardEventMap } from '../../../adapters/ai-sdk/stream-guard.js';
+import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
+import { fault, openaiHandlers, reply, type Script, streamFault } from '../../../mocks/index.js';
+import { StreamConsumedError } from '../../../src/errors/stream-consumed-error.js';
+import { Emitter } from '../../../src/observe/emitter.js';
+
+const msw = setupServer();
+beforeAll(() => msw.listen({ onUnhandledFrame: 'error' }));
+afterEach(() => msw.resetHandlers());
+afterAll(() => msw.close());
+
+const openai = createOpenAI({ apiKey: 'sk-test' });
+
+function mock(script: Script) {
+  const handlers = openaiHandlers(script);
+  msw.use(...handlers);
+  return handlers.requests;
+}
+
+const sleep = () => vi.fn(async (_ms: number, _signal?: AbortSignal) => {});
+
+async function consume<T extends ToolSet>(stream: AsyncIterable<TextStreamPart<T>>) {
+  const parts: TextStreamPart<T>[] = [];
+  for await (const part of stream) parts.push(part);
+  return { parts, text: parts.map((p) => (p.type === 'text-delta' ? p.text : '')).join('') };
+}
+
+const ANSWER = 'The quick brown fox jumps over the lazy dog.';
+
+describe.each(['chat', 'responses'] as const)('drop-in streamText through the fault kit (%s)', (api) => {
+  const model = api === 'chat' ? openai.chat('gpt-4o') : openai.responses('gpt-4o');
+
+  it.each([
+    ['a socket reset', streamFault.cut({ afterChars: 13 })],
+    ['an in-band error event', streamFault.error({ afterChars: 13 })],
+    ['a clean end without a finish frame', streamFault.endEarly({ afterChars: 13 })],
+  ])(
+    '%s after 13 chars, then the same answer → the remainder only, zero duplicated characters',
+    async (_n, cut) => {
+      const requests = mock([reply.text(ANSWER, { fault: cut }), reply.text(ANSWER)]);
+      const result = streamText({ model, prompt: 'hi', graceful: { sleep: sleep() } });
+      const { text, parts } = await consume(result.fullStream);
+      expect(text).toBe(ANSWER);
+      expect(parts.some((p) => p.type === 'custom' || p.type === 'error')).toBe(false);
+      expect(await result.text).toBe(ANSWER);
+      expect(await result.finishReason).toBe('stop');
+      expect(requests.map((r) => r.stream)).toEqual([true, false]);
+      const attempts = (await result.providerMetadata)?.['graceful-ai']?.attempts;
+      expect(attempts).toMatchObject([
+        { mode: 'stream', outcome: 'failed', charsEmitted: 13 },
+        { mode: 'generate', outcome: 'ok', charsEmitted: ANSWER.length - 13 },
+      ]);
+    },
+  );
+
+  it('a cut, then a different answer → the reset part, then the full answer; the result holds only the new one', async () => {
+    mock([
+      reply.text('Partial answer that will be', { fault: streamFault.cut({ afterChars: 8 }) }),
+      reply.text(ANSWER),
+    ]);
+    const onStepEnd = vi.fn();
+    const result = streamText({ model, prompt: 'hi', onStepEnd, graceful: { sleep: sleep() } });
+    const { parts } = await consume(result.fullStream);
+    const reset = parts.findIndex((p) => p.type === 'custom');
+    expect(parts[reset]).toMatchObject({ type: 'custom', kind: 'graceful-ai.reset' });
+    const before = parts
+      .slice(0, reset)
+      .map((p) => (p.type === 'text-delta' ? p.text : ''))
+      .join('');
+    const after = parts
+      .slice(reset)
+      .map((p) => (p.type === 'text-delta' ? p.text : ''))
+      .join('');
+    expect(before).toBe('Partial ');
+    expect(after).toBe(ANSWER);
+    expect(await result.text).toBe(ANSWER);
+    const steps = await result.steps;
+    expect(steps[0]?.content).toEqual([expect.objectContaining({ type: 'text', text: ANSWER })]);
+    expect((await result.response).messages).toEqual([
+      { role: 'assistant', content: [expect.objectContaining({ type: 'text', text: ANSWER })] },
+    ]);
+    expect(onStepEnd).toHaveBeenCalledOnce();
+    expect(onStepEnd.mock.calls[0]?.[0].text).toBe(ANSWER);
+  });
+
+  it.each([
+    ['a 503', fault.serverError(503)],
+    ['a cut before any output', reply.text('x', { fault: streamFault.cut({ afterChars: 0 }) })],
+    ['an in-band error before any output', reply.text('x', { fault: streamFault.error({ afterChars: 0 }) })],
+  ])('%s → a new stream, one preamble', async (_n, first) => {
+    const requests = mock([first, reply.text(ANSWER)]);
+    const s = sleep();
+    const result = streamText({ model, prompt: 'hi', graceful: { sleep: s } });
+    const { parts, text } = await consume(result.fullStream);
+    expect(text).toBe(ANSWER);
+    expect(parts.filter((p) => p.type === 'start-step')).toHaveLength(1);
+    expect(requests.map((r) => r.stream)).toEqual([true, true]);
+    expect(s).toHaveBeenCalledOnce();
+  });
+
+  it('a 429 before content: the retry-after delay is the one requested', async () => {
+    const requests = mock([fault.rateLimit({ retryAfterSeconds: 3 }), reply.text(ANSWER)]);
+    const s = sleep();
+    const result = streamText({ model, prompt: 'hi', graceful: { sleep: s } });
+    expect(await result.text).toBe(ANSWER);
+    expect(s.mock.calls.map((c) => c[0])).toEqual([3000]);
+    expect(requests).toHaveLength(2);
+  });
+
+  it.each([
+    [
+      'a context overflow',
+      streamFault.error({
+        afterChars: 8,
+        code: 'context_length_exceeded',
+        message:
+          "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+      }),
+    ],
+    [
+      'a revoked key (401)',
+      streamFault.error({
+        afterChars: 8,
+        code: 'invalid_api_key',
+        message: 'Incorrect API key provided: sk-mock***.',
+      }),
+    ],
+  ])('%s mid-stream is terminal: result.text rejects, no retry', async (_n, terminal) => {
+    const requests = mock([reply.text(ANSWER, { fault: terminal }), reply.text(ANSWER)]);
+    const onError = vi.fn();
+    const result = streamText({ model, prompt: 'hi', onError, graceful: { sleep: sleep() } });
+    await expect(result.text).rejects.toThrow();
+    expect(requests).toHaveLength(1);
+  });
+
+  it('a multi-step tool loop whose second step fails mid-stream runs the tool exactly once', async () => {
+    const requests = mock([
+      reply.toolCall('weather', { city: 'Paris' }),
+      reply.text('It is sunny in Paris.', { fault: streamFault.cut({ afterChars: 6 }) }),
+      reply.text('It is sunny in Paris.'),
+    ]);
+    const execute = vi.fn(async ({ city }: { city: string }) => `sunny in ${city}`);
+    const result = streamText({
+      model,
+      prompt: 'weather?',
+      tools: { weather: tool({ inputSchema: z.object({ city: z.string() }), execute }) },
+      stopWhen: stepCountIs(3),
+      graceful: { sleep: sleep() },
+    });
+    const { text } = await consume(result.fullStream);
+    expect(text).toBe('It is sunny in Paris.');
+    expect(execute).toHaveBeenCalledOnce();
+    expect(await result.text).toBe('It is sunny in Paris.');
+    expect(requests.map((r) => r.stream)).toEqual([true, true, false]);
+  });
+
+  it('iterating the same textStream twice throws StreamConsumedError; a fresh getter replays', async () => {
+    mock([reply.text(ANSWER)]);
+    const result = streamText({ model, prompt: 'hi' });
+    const stream = result.textStream;
+    let text = '';
+    for await (const delta of stream) text += delta;
+    expect(text).toBe(ANSWER);
+    expect(() => stream[Symbol.asyncIterator]()).toThrow(StreamConsumedError);
+    let replay = '';
+    for await (const delta of result.textStream) replay += delta;
+    expect(replay).toBe(ANSWER);
+  });
+
+  it("a stalled stream with the SDK's chunk timeout is recovered by the guard (chunkMs becomes the stall timeout)", async () => {
+    const requests = mock([
+      reply.text(ANSWER, { fault: streamFault.stall({ afterChars: 8 }) }),
+      reply.text(ANSWER),
+    ]);
+    const result = streamText({
+      model,
+      prompt: 'hi',
+      timeout: { chunkMs: 50 },
+      graceful: { sleep: sleep() },
+    });
+    const { text } = await consume(result.fullStream);
+    expect(text).toBe(ANSWER);
+    expect(requests.map((r) => r.stream)).toEqual([true, false]);
+    const attempts = (await result.providerMetadata)?.['graceful-ai']?.attempts;
+    expect(attempts).toMatchObject([{ error: { name: 'StreamStalledError' } }, { outcome: 'ok' }]);
+  });
+
+  it('an abort during recovery ends the call: no further request, result.text rejects', async () => {
+    const requests = mock([
+      reply.text(ANSWER, { fault: streamFault.cut({ afterChars: 8 }) }),
+      reply.text(ANSWER, { delayMs: 5_000 }),
+    ]);
+    const controller = new AbortController();
+    const events = new Emitter<StreamGuardEventMap>();
+    events.subscribe((e) => {
+      if (e.type === 'stream_degraded') setTimeout(() => controller.abort(new Error('user left')), 10);
+    });
+    const result = streamText({ model, prompt: 'hi', abortSignal: controller.signal, graceful: { events } });
+    await consume(result.fullStream);
+    await expect(result.text).rejects.toThrow();
+    expect(requests).toHaveLength(2);
+  });
+});
+
+describe('what the plain SDK shows for the same cut (for comparison)', () => {
+  it('streamRetries re-streams: the consumer sees the partial text AND the full answer', async () => {
+    mock([reply.text(ANSWER, { fault: streamFault.error({ afterChars: 13 }) }), reply.text(ANSWER)]);
+    const result = sdkStreamText({
+      model: openai.chat('gpt-4o'),
+      prompt: 'hi',
+      maxRetries: 0,
+      streamRetries: 2,
+      onError: () => {},
+    });
+    const { text } = await consume(result.fullStream);
+    expect(text).toBe(ANSWER.slice(0, 13) + ANSWER);
+  });
+});
