@@ -1,0 +1,277 @@
+import { ModelRetry } from './model-retry.js';
+import { type RedactOption, redactSecrets } from './redact.js';
+
+/**
+ * What the model is told to do after the error text. Errors the tool threw ask it to fix its call; other
+ * kinds (an outage, a deadline) must never tell the model to fix arguments. Add a kind here together with
+ * its wording in `GUIDANCE`.
+ */
+export type ToolErrorGuidance = 'retry' | 'none';
+
+/** The closing line per guidance kind (`retry` is pydantic-ai's wording). */
+export const GUIDANCE: Readonly<Record<ToolErrorGuidance, string>> = {
+  retry: 'Fix the errors and try again.',
+  none: '',
+};
+
+/** Default bound of the model-visible text, in characters. */
+export const DEFAULT_MAX_ERROR_CHARS = 2000;
+/** How many `Caused by:` lines at most. */
+const MAX_CAUSE_DEPTH = 5;
+/** How many inner errors of an `AggregateError` are listed. */
+const MAX_INNER_ERRORS = 5;
+
+/** How to render a tool error for the model. Every field is optional. */
+export interface ToolErrorContext {
+  /** The closing guidance line (default `'retry'`: "Fix the errors and try again."). */
+  guidance?: ToolErrorGuidance;
+  /** Extra actionable lines placed before the guidance, e.g. the available tool names. */
+  details?: string;
+  /** Upper bound of the whole text in characters, guidance included (default 2000). */
+  maxErrorChars?: number;
+  /** Extra redaction on top of the built-in secret rules. */
+  redact?: RedactOption;
+}
+
+const formattedText = Symbol.for('graceful-ai.modelText');
+
+/** The model-visible text already attached to an error, if any (so it is never wrapped twice). */
+export function attachedModelText(error: unknown): string | undefined {
+  try {
+    if ((typeof error === 'object' && error !== null) || typeof error === 'function') {
+      const text = (error as Record<symbol, unknown>)[formattedText];
+      return typeof text === 'string' ? text : undefined;
+    }
+  } catch {
+    // A hostile proxy: fall through to a fresh rendering.
+  }
+  return undefined;
+}
+
+/**
+ * Makes `error.toString()` return `text` (the AI SDK sends exactly `toString()` to the model) and remembers
+ * the text so a later `formatToolError` returns it unchanged. Returns false when the error cannot carry
+ * it (a primitive or a frozen object).
+ */
+export function attachModelText(error: unknown, text: string): boolean {
+  if (!((typeof error === 'object' && error !== null) || typeof error === 'function')) return false;
+  try {
+    if (!Object.isExtensible(error)) return false;
+    Object.defineProperty(error, formattedText, { value: text, configurable: true, writable: true });
+    Object.defineProperty(error, 'toString', { value: () => text, configurable: true, writable: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Reads a property without letting a throwing getter or proxy escape. */
+function read(value: object, key: PropertyKey): unknown {
+  try {
+    return (value as Record<PropertyKey, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+function tag(value: unknown): string {
+  try {
+    return Object.prototype.toString.call(value);
+  } catch {
+    return '[object Unknown]';
+  }
+}
+
+function safeJson(value: unknown, limit: number): string | undefined {
+  try {
+    const seen = new WeakSet<object>();
+    const json = JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'bigint') return `${v}n`;
+      if (typeof v === 'object' && v !== null) {
+        if (seen.has(v)) return '[Circular]';
+        seen.add(v);
+      }
+      return v;
+    });
+    return json === undefined ? undefined : json.slice(0, limit);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines of a stack trace (`    at fn (file:1:2)`) some libraries put into messages. */
+const STACK_LINE = /^\s+at\s\S.*$/gm;
+
+function clean(text: string, limit: number): string {
+  // Cut attacker-sized text before any regex runs over it.
+  const bounded = text.length > limit ? text.slice(0, limit) : text;
+  return bounded
+    .replace(STACK_LINE, '')
+    .replace(/\n{2,}/g, '\n')
+    .trim();
+}
+
+function isErrorLike(value: object): boolean {
+  if (value instanceof Error) return true;
+  return typeof read(value, 'message') === 'string' && typeof read(value, 'name') === 'string';
+}
+
+/** One line for one thrown value, whatever it is. Never throws. */
+function describe(value: unknown, limit: number): string {
+  switch (typeof value) {
+    case 'string':
+      return clean(value, limit) || 'Error (empty message)';
+    case 'undefined':
+      return 'Unknown error (the tool threw undefined)';
+    case 'symbol':
+      return `Thrown value: ${safeString(() => value.toString())}`;
+    case 'number':
+    case 'bigint':
+    case 'boolean':
+      return `Thrown value: ${String(value)}`;
+    case 'function':
+      return `Thrown value: function ${safeString(() => value.name) || '(anonymous)'}`;
+  }
+  if (value === null) return 'Unknown error (the tool threw null)';
+  const object = value as object;
+  if (isErrorLike(object)) {
+    const rawName = read(object, 'name');
+    const rawMessage = read(object, 'message');
+    const name = typeof rawName === 'string' && rawName ? clean(rawName, 200) : 'Error';
+    const message =
+      issuesText(object, limit) ?? (typeof rawMessage === 'string' ? clean(rawMessage, limit) : '');
+    return message ? `${name}: ${message}` : name;
+  }
+  if (Array.isArray(object)) return `Thrown value: ${safeJson(object, limit) ?? tag(object)}`;
+  const message = read(object, 'message');
+  if (typeof message === 'string' && message) return `Error: ${clean(message, limit)}`;
+  const json = safeJson(object, limit);
+  if (json !== undefined && json !== '{}') return `Thrown object: ${json}`;
+  const text = safeString(() => String(object));
+  return text && text !== '[object Object]'
+    ? `Thrown value: ${clean(text, limit)}`
+    : `Thrown value: ${tag(object)}`;
+}
+
+/**
+ * Validation errors (Zod, any Standard Schema) as `path: message; …` instead of their pretty-printed JSON,
+ * which costs the model many characters for the same facts.
+ */
+export function issuesText(value: unknown, limit = DEFAULT_MAX_ERROR_CHARS * 2): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const issues = read(value, 'issues');
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  const parts: string[] = [];
+  for (const issue of issues.slice(0, 20)) {
+    if (typeof issue !== 'object' || issue === null) return undefined;
+    const message = read(issue, 'message');
+    if (typeof message !== 'string') return undefined;
+    const path = read(issue, 'path');
+    const where =
+      Array.isArray(path) && path.length > 0
+        ? path.map((p) => safeString(() => String(p))).join('.')
+        : '(root)';
+    parts.push(`${where}: ${message}`);
+  }
+  if (issues.length > 20) parts.push(`… and ${issues.length - 20} more issues`);
+  return clean(parts.join('; '), limit);
+}
+
+function safeString(fn: () => unknown): string {
+  try {
+    const s = fn();
+    return typeof s === 'string' ? s : '';
+  } catch {
+    return '';
+  }
+}
+
+function innerErrors(value: unknown): unknown[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const errors = read(value, 'errors');
+  if (!(value instanceof AggregateError) || !Array.isArray(errors)) return [];
+  return errors;
+}
+
+/** The error, its inner errors (AggregateError) and its cause chain, one line each. */
+function renderChain(error: unknown, limit: number): string {
+  const lines: string[] = [];
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  for (let depth = 0; depth <= MAX_CAUSE_DEPTH; depth++) {
+    seen.add(current);
+    const line = describe(current, limit);
+    // Skip a cause that only repeats what its parent already said (common with wrapping libraries).
+    if (depth === 0) lines.push(line);
+    else if (!repeats(lines, line)) lines.push(`Caused by: ${line}`);
+    const inner = innerErrors(current);
+    inner.slice(0, MAX_INNER_ERRORS).forEach((e, i) => {
+      lines.push(`  [${i + 1}] ${describe(e, limit)}`);
+    });
+    if (inner.length > MAX_INNER_ERRORS) lines.push(`  … and ${inner.length - MAX_INNER_ERRORS} more`);
+    const next = typeof current === 'object' && current !== null ? read(current, 'cause') : undefined;
+    if (next === undefined) return lines.join('\n');
+    if (seen.has(next)) {
+      lines.push('Caused by: (cycle: an earlier error in this chain)');
+      return lines.join('\n');
+    }
+    current = next;
+  }
+  lines.push('Caused by: … (deeper causes omitted)');
+  return lines.join('\n');
+}
+
+/** Whether `line` (or its message after `Name: `) already appears in an earlier line. */
+function repeats(lines: readonly string[], line: string): boolean {
+  const colon = line.indexOf(': ');
+  const message = colon > 0 ? line.slice(colon + 2) : line;
+  return lines.some((l) => l.includes(line) || (message.length >= 12 && l.includes(message)));
+}
+
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const marker = `… [truncated ${text.length - max} chars]`;
+  return `${text.slice(0, Math.max(0, max - marker.length))}${marker}`;
+}
+
+/**
+ * The text the model sees for a tool error: the single place that renders it.
+ *
+ * - `ModelRetry`: its message, then "\n\nFix the errors and try again." (never wrapped twice).
+ * - Any other error: `<Name>: <message>`, then one `Caused by: <Name>: <message>` line per cause (at most 5,
+ *   cycles detected), inner errors of an `AggregateError`, any `details`, then the guidance line.
+ * - Strings, numbers, null, undefined, objects, arrays, symbols, throwing getters all render; nothing throws.
+ * - Secrets are redacted (see `redactSecrets`); stack traces are dropped; the text is at most
+ *   `maxErrorChars` long (default 2000), with the cut marked.
+ * An error that already carries its model text (see `attachModelText`) returns that text unchanged.
+ */
+export function formatToolError(error: unknown, context: ToolErrorContext = {}): string {
+  try {
+    const already = attachedModelText(error);
+    if (already !== undefined) return already;
+    const max = Math.max(64, Math.floor(context.maxErrorChars ?? DEFAULT_MAX_ERROR_CHARS));
+    const guidance = GUIDANCE[context.guidance ?? 'retry'] ?? '';
+    // Each piece is cut to about twice the bound before any regex (redaction) sees it.
+    const limit = max * 2;
+    const body = ModelRetry.isInstance(error)
+      ? withoutGuidance(
+          clean(
+            safeString(() => error.message),
+            limit,
+          ),
+          guidance,
+        )
+      : renderChain(error, limit);
+    const details = context.details ? clean(context.details, limit) : '';
+    const tail = guidance ? `\n\n${guidance}` : '';
+    const head = redactSecrets(details ? `${body}\n${details}` : body, context.redact);
+    return `${truncate(head, Math.max(0, max - tail.length))}${tail}`;
+  } catch {
+    return `Unknown error (it could not be rendered)\n\n${GUIDANCE.retry}`;
+  }
+}
+
+/** A ModelRetry whose message already ends with the guidance keeps one copy of it. */
+function withoutGuidance(message: string, guidance: string): string {
+  return guidance && message.endsWith(guidance) ? message.slice(0, -guidance.length).trimEnd() : message;
+}
