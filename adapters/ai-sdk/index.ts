@@ -23,13 +23,56 @@ export type {
   PatternSets,
 } from '../../src/classify/types.js';
 export { ContextOverflowError } from '../../src/errors/context-overflow-error.js';
+export {
+  RetryCancelledError,
+  RetryDelayTooLongError,
+  RetryExhaustedError,
+  SessionBusyError,
+  SessionFileCorruptError,
+  SessionLockedError,
+} from '../../src/errors/session-errors.js';
 export { StreamConsumedError } from '../../src/errors/stream-consumed-error.js';
-export { StreamFailedError, type StreamErrorFields } from '../../src/errors/stream-failed-error.js';
+export { type StreamErrorFields, StreamFailedError } from '../../src/errors/stream-failed-error.js';
 export { StreamStalledError } from '../../src/errors/stream-stalled-error.js';
+export { type CompactionContext, type CompactStrategy, trimContext } from '../../src/session/compaction.js';
+export { contextFromEntries, type SessionEntry } from '../../src/session/entries.js';
+export type {
+  SerializedError,
+  SessionEvent,
+  SessionEventMap,
+  SessionEventType,
+  SessionListener,
+} from '../../src/session/events.js';
+export { JsonlSessionStore, type JsonlSessionStoreOptions } from '../../src/session/jsonl-store.js';
+export type { SessionMessage } from '../../src/session/message.js';
+export {
+  defaultRetrySettings,
+  type RetrySettings,
+  type SessionSettings,
+  type SessionSettingsInput,
+} from '../../src/session/settings.js';
+export { InMemorySessionStore, type SessionStore } from '../../src/session/store.js';
 export type { AttemptMode, AttemptRecord } from '../../src/stream/attempt-record.js';
 export { type Reconciliation, reconcile } from '../../src/stream/reconcile.js';
+export {
+  AgentSession,
+  type AgentSessionOptions,
+  type TurnResult,
+  type UsageLimitAnswer,
+} from './agent-session.js';
 export { generateText } from './generate-text.js';
 export type { GracefulCallOptions } from './guard-call-options.js';
-export { type GracefulResetPart, isResetPart, RESET_KIND, type ResetDetails, removeDiscarded } from './reset-part.js';
-export { GUARD_METADATA_KEY, type StreamGuardEventMap, type StreamGuardOptions, streamGuard } from './stream-guard.js';
+export {
+  type GracefulResetPart,
+  isResetPart,
+  RESET_KIND,
+  type ResetDetails,
+  removeDiscarded,
+} from './reset-part.js';
+export {
+  GUARD_METADATA_KEY,
+  type StreamGuardEventMap,
+  type StreamGuardOptions,
+  streamGuard,
+} from './stream-guard.js';
 export { streamText } from './stream-text.js';

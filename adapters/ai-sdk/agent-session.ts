@@ -1,0 +1,273 @@
+import { isStepCount, type LanguageModel, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
+import type { ClassifyOverrides } from '../../src/classify/types.js';
+import type { Logger } from '../../src/observe/logger.js';
+import type { CompactStrategy } from '../../src/session/compaction.js';
+import type { SessionListener } from '../../src/session/events.js';
+import { JsonlSessionStore, type JsonlSessionStoreOptions } from '../../src/session/jsonl-store.js';
+import { type AttemptContext, SessionCore } from '../../src/session/session-core.js';
+import type { SessionSettings, SessionSettingsInput } from '../../src/session/settings.js';
+import type { SessionStore } from '../../src/session/store.js';
+import type { Clock, Sleep } from '../../src/util/time.js';
+// The one-line choice of the streaming call: the stream guard's drop-in (swap for `from 'ai'` to go without it).
+import { streamText } from './stream-text.js';
+
+type StreamTextOptions<TOOLS extends ToolSet> = Parameters<typeof streamText<TOOLS>>[0];
+
+/** `streamText` options the session sets itself; everything else can go in `callOptions`. */
+type OwnedCallOption =
+  | 'model'
+  | 'tools'
+  | 'system'
+  | 'instructions'
+  | 'messages'
+  | 'prompt'
+  | 'stopWhen'
+  | 'abortSignal'
+  | 'maxRetries'
+  | 'onStepEnd'
+  | 'onStepFinish'
+  | 'onError';
+
+/**
+ * What `onUsageLimit` returns: a model to switch to, `true` when it switched credentials itself (the session
+ * retries at once, delay 0), or `false`/`undefined` to let the turn fail.
+ */
+export type UsageLimitAnswer = LanguageModel | boolean | undefined;
+
+export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
+  /** The model of every turn (switchable with `setModel()` or from `onUsageLimit`). */
+  model: LanguageModel;
+  tools?: TOOLS;
+  /** The system prompt, sent with every call (never compacted away). */
+  system?: string;
+  /** When a turn's tool loop stops (default `isStepCount(20)`, as `ToolLoopAgent`). */
+  stopWhen?: StopCondition<TOOLS> | StopCondition<TOOLS>[];
+  /** Retry settings (default `retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 }`). */
+  settings?: SessionSettingsInput;
+  /** Where the history goes (default in memory). Its entries, if any, are the conversation to continue. */
+  store?: SessionStore<ModelMessage>;
+  /** Compaction after a context overflow (default `trimContext`). */
+  compact?: CompactStrategy<ModelMessage>;
+  /** Classifier overrides for this session (unrecognised errors are permanent here unless `unknown` says otherwise). */
+  classify?: ClassifyOverrides;
+  /**
+   * Called when a turn hits a quota, billing or usage limit (or a rate limit whose reset is beyond
+   * `retry.maxDelayMs`). Return a model to switch to, or `true` after switching credentials: the session retries
+   * at once. Default: none (the turn fails).
+   */
+  onUsageLimit?: (
+    error: unknown,
+    session: AgentSession<TOOLS>,
+  ) => UsageLimitAnswer | Promise<UsageLimitAnswer>;
+  /** More `streamText` options for every call (temperature, providerOptions, headers, timeout, …). */
+  callOptions?: Omit<StreamTextOptions<TOOLS>, OwnedCallOption>;
+  /** Default `systemClock` (entry times, retry-after dates). */
+  clock?: Clock;
+  /** Default `abortableSleep` (the backoff; inject for tests). */
+  sleep?: Sleep;
+  /** Default `defaultLogger`. */
+  logger?: Logger;
+}
+
+/** What `prompt()` resolves with. */
+export interface TurnResult {
+  /** The text of the turn's last step. */
+  text: string;
+  /** The SDK's finish reason of the last step. */
+  finishReason: string;
+  /** Steps this attempt ran (earlier attempts' completed steps are in `messages`). */
+  steps: number;
+}
+
+/**
+ * A multi-turn agent session on the AI SDK with automatic retry of transient API errors, compaction on context
+ * overflow, events, abort and persistence.
+ *
+ * - `prompt(text)` runs one user turn (a multi-step tool loop) and settles when the turn — including any retry
+ *   chain — has ended. It rejects with the final error: the API error itself, `RetryExhaustedError`
+ *   ("Retry failed after N attempts: …"), `RetryDelayTooLongError`, `RetryCancelledError` or
+ *   `ContextOverflowError`. A second `prompt()` while one runs is rejected with `SessionBusyError` (no queue).
+ * - Each completed step's messages join the conversation as the step ends, so a retry continues after them:
+ *   tools never run twice. A failed step's partial output is kept in the history only.
+ * - Failures are detected from `onError`/error parts too: `streamText` reports a failed later step as a
+ *   success ('' text, finishReason 'other').
+ */
+export class AgentSession<TOOLS extends ToolSet = ToolSet> {
+  #model: LanguageModel;
+  readonly #core: SessionCore<ModelMessage, TurnResult>;
+  readonly #options: AgentSessionOptions<TOOLS>;
+
+  constructor(options: AgentSessionOptions<TOOLS>) {
+    this.#options = options;
+    this.#model = options.model;
+    const { onUsageLimit } = options;
+    this.#core = new SessionCore<ModelMessage, TurnResult>({
+      settings: options.settings,
+      store: options.store,
+      compact: options.compact,
+      classify: options.classify,
+      clock: options.clock,
+      sleep: options.sleep,
+      logger: options.logger,
+      onUsageLimit:
+        onUsageLimit &&
+        (async (error) => {
+          const answer = await onUsageLimit(error, this);
+          if (answer === undefined || typeof answer === 'boolean') return answer;
+          this.#model = answer;
+          return true;
+        }),
+    });
+  }
+
+  /**
+   * Opens a session persisted in a JSON-lines file (created if missing) and continues its conversation. The file
+   * is locked until `close()`; a second open of it throws `SessionLockedError`.
+   */
+  static load<TOOLS extends ToolSet = ToolSet>(
+    path: string,
+    options: Omit<AgentSessionOptions<TOOLS>, 'store'> & { storeOptions?: JsonlSessionStoreOptions },
+  ): AgentSession<TOOLS> {
+    const { storeOptions, ...rest } = options;
+    const store = new JsonlSessionStore<ModelMessage>(path, { logger: options.logger, ...storeOptions });
+    return new AgentSession({ ...rest, store });
+  }
+
+  /** The model of the next call. */
+  get model(): LanguageModel {
+    return this.#model;
+  }
+
+  setModel(model: LanguageModel): void {
+    this.#model = model;
+  }
+
+  /** The conversation sent to the model: user prompts and completed steps, after any compaction. */
+  get messages(): readonly ModelMessage[] {
+    return this.#core.messages;
+  }
+
+  /** The history: messages, failed attempts (with partial output), retry events and compactions. */
+  get store(): SessionStore<ModelMessage> {
+    return this.#core.store;
+  }
+
+  get settings(): SessionSettings {
+    return this.#core.settings;
+  }
+
+  get autoRetryEnabled(): boolean {
+    return this.#core.autoRetryEnabled;
+  }
+
+  /** Turns automatic retry on or off; applies to a running chain from its next decision. */
+  setAutoRetryEnabled(enabled: boolean): void {
+    this.#core.setAutoRetryEnabled(enabled);
+  }
+
+  /** Whether a retry chain is running (sleeping or re-running the turn). */
+  get isRetrying(): boolean {
+    return this.#core.isRetrying;
+  }
+
+  /** Whether a turn is running. */
+  get isRunning(): boolean {
+    return this.#core.isRunning;
+  }
+
+  /** Retries in the running chain (0 = idle). */
+  get retryAttempt(): number {
+    return this.#core.retryAttempt;
+  }
+
+  /** Every session event (message, text, tool, retry, compaction, turn end); returns the unsubscribe function. */
+  subscribe(listener: SessionListener<ModelMessage>): () => void {
+    return this.#core.subscribe(listener);
+  }
+
+  /** Cancels the backoff sleep at once: `auto_retry_end { success: false, finalError: 'Retry cancelled' }`. */
+  abortRetry(): void {
+    this.#core.abortRetry();
+  }
+
+  /** `abortRetry()`, then aborts the running request; the turn rejects with the abort. */
+  abort(reason?: unknown): void {
+    this.#core.abort(reason);
+  }
+
+  /** Runs one user turn; see the class description. */
+  prompt(text: string): Promise<TurnResult> {
+    return this.#core.runTurn(text, { role: 'user', content: text }, (context) => this.#attempt(context));
+  }
+
+  /** Releases the store (the JSONL file lock). */
+  close(): void {
+    this.#core.store.close();
+  }
+
+  async #attempt(context: AttemptContext<ModelMessage>): Promise<TurnResult> {
+    const { tools, system, stopWhen, callOptions } = this.#options;
+    let failure: { error: unknown } | undefined;
+    const fail = (error: unknown) => {
+      failure ??= { error };
+    };
+    const result = streamText<TOOLS>({
+      ...callOptions,
+      model: this.#model,
+      tools,
+      system,
+      messages: [...context.messages],
+      stopWhen: stopWhen ?? isStepCount(20),
+      abortSignal: context.signal,
+      // The session is the retry authority: one request per attempt.
+      maxRetries: 0,
+      onError: ({ error }) => fail(error),
+      onStepEnd: (step) => {
+        if (step.finishReason === 'error') context.discardStep(step.response.messages);
+        else context.commitStep(step.response.messages);
+      },
+    });
+    try {
+      for await (const part of result.stream) {
+        switch (part.type) {
+          case 'text-delta':
+            context.emit('text_delta', { delta: part.text });
+            break;
+          case 'tool-call':
+            context.emit('tool_call', {
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+            });
+            break;
+          case 'tool-result':
+            context.emit('tool_result', {
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              output: part.output,
+            });
+            break;
+          case 'tool-error':
+            context.emit('tool_result', {
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              error: String(part.error),
+            });
+            break;
+          case 'error':
+            fail(part.error);
+            break;
+          case 'abort':
+            fail(context.signal.reason ?? new DOMException('The turn was aborted', 'AbortError'));
+            break;
+        }
+      }
+    } catch (error) {
+      fail(error);
+    }
+    if (failure) throw failure.error;
+    const steps = await result.steps;
+    const last = steps.at(-1);
+    return { text: last?.text ?? '', finishReason: last?.finishReason ?? 'other', steps: steps.length };
+  }
+}
