@@ -101,14 +101,15 @@ export const chatFormat: WireFormat = {
     return events;
   },
 
-  errorFrame(fault: ErrorFault) {
+  errorFrame: (fault: ErrorFault, meta: AnswerMeta) => dataFrame(chatFormat.errorBody(fault, meta)),
+
+  /** Chat has no failed-response object: every format is an error body (`response.failed` like `openai`). */
+  errorBody(fault: ErrorFault) {
     const message = errorMessageOf(fault);
     if (fault.format === 'anthropic-overloaded') {
-      return dataFrame({ type: 'error', error: { type: fault.code ?? 'overloaded_error', message } });
+      return { type: 'error', error: { type: fault.code ?? 'overloaded_error', message } };
     }
-    return dataFrame({
-      error: { message, type: 'server_error', param: null, code: fault.code ?? 'server_error' },
-    });
+    return { error: { message, type: 'server_error', param: null, code: fault.code ?? 'server_error' } };
   },
 
   garbledFrame: () => 'data: {"id":"chatcmpl-garbled","choices":[{"index":0,"delta":{"cont\n\n',

@@ -77,6 +77,26 @@ function responseObject(step: AnswerStep, meta: AnswerMeta, state: 'in_progress'
   };
 }
 
+function failedResponse(fault: ErrorFault, meta: AnswerMeta) {
+  const error = {
+    type: 'server_error',
+    code: fault.code ?? 'server_error',
+    message: errorMessageOf(fault),
+    param: null,
+  };
+  return {
+    id: ids(meta).response,
+    object: 'response',
+    created_at: meta.created,
+    model: meta.model,
+    status: 'failed',
+    output: [],
+    error,
+    incomplete_details: null,
+    usage: null,
+  };
+}
+
 const eventFrame = (data: Record<string, unknown> & { type: string }): string =>
   `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -151,22 +171,23 @@ export const responsesFormat: WireFormat = {
       // Relayed verbatim from an Anthropic-style upstream: no `sequence_number`, nested `error`.
       return eventFrame({ type: 'error', error: { type: fault.code ?? 'overloaded_error', message } });
     }
-    const code = fault.code ?? 'server_error';
     if (fault.format === 'response.failed') {
-      const response = {
-        id: ids(meta).response,
-        object: 'response',
-        created_at: meta.created,
-        model: meta.model,
-        status: 'failed',
-        output: [],
-        error: { code, message },
-        incomplete_details: null,
-        usage: null,
-      };
+      const response = failedResponse(fault, meta);
       return eventFrame({ type: 'response.failed', sequence_number: sequence, response });
     }
+    const code = fault.code ?? 'server_error';
     return eventFrame({ type: 'error', sequence_number: sequence, code, message, param: null });
+  },
+
+  /** A non-streamed failed response (`status: "failed"`); the Anthropic format is relayed as is. */
+  errorBody(fault: ErrorFault, meta) {
+    if (fault.format === 'anthropic-overloaded') {
+      return {
+        type: 'error',
+        error: { type: fault.code ?? 'overloaded_error', message: errorMessageOf(fault) },
+      };
+    }
+    return failedResponse(fault, meta);
   },
 
   garbledFrame: () =>

@@ -209,10 +209,7 @@ function renderJson(
   const fault = step.fault;
   if (fault === undefined || plan.type !== 'body') return plan;
   if (fault.kind === 'error') {
-    const frame = JSON.parse(
-      format.errorFrame(fault, meta, 0).replace(/^(event: .*\n)?data: /, ''),
-    ) as unknown;
-    return jsonPlan(200, frame, headers, delayMs);
+    return jsonPlan(200, format.errorBody(fault, meta), headers, delayMs);
   }
   const text = plan.chunks[0]!;
   const half = text.slice(0, Math.floor(text.length / 2));

@@ -35,6 +35,8 @@ export interface WireFormat {
   events(step: AnswerStep, meta: AnswerMeta, breakAt?: number): WireEvent[];
   /** An in-band error frame; `sequence` is the position it takes in the stream. */
   errorFrame(fault: ErrorFault, meta: AnswerMeta, sequence: number): string;
+  /** The 200 body of a non-streamed answer that failed in-band. */
+  errorBody(fault: ErrorFault, meta: AnswerMeta): unknown;
   /** A frame whose data is not JSON. */
   garbledFrame(): string;
 }
