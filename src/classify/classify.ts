@@ -43,7 +43,7 @@ const ownOverflow = errorMarker('ContextOverflowError');
  * aborted `signal` → graceful-ai's own errors (ToolTimeoutError transient; ModelRetry and CircuitOpenError
  * permanent; ContextOverflowError overflow) → abort (AbortError) → context overflow → quota/billing/usage limits
  * (permanent, even on a 429, unless the server asked for a retry within `shortRetryWindowMs`) → HTTP status →
- * provider code → Node network code → timeout/validation error names → `isRetryable` → retryable text →
+ * (408, 429 and 5xx but 501 are transient, other 4xx permanent) → provider code → Node network code → timeout/validation error names → `isRetryable` → retryable text →
  * permanent text → `options.unknown` (default `'transient'`). Structured fields are read along the whole cause
  * chain before any text; the text (messages and response bodies) is scanned only in a bounded view
  * (first 16 KiB and last 4 KiB). Never throws for any input; only a throwing `classify` hook propagates.
@@ -129,9 +129,9 @@ function classifyByRules(
 
   const { status } = facts;
   if (status !== undefined) {
-    return status === 408 || status === 429 || status >= 500
-      ? ['transient', `status:${status}`]
-      : ['permanent', `status:${status}`];
+    // 501 Not Implemented is an unsupported operation: asking again gets the same answer.
+    const transient = status === 408 || status === 429 || (status >= 500 && status !== 501);
+    return [transient ? 'transient' : 'permanent', `status:${status}`];
   }
   const retryableCode = codes.find((c) => retryableCodes.has(c));
   if (retryableCode) return ['transient', `provider:${retryableCode}`];

@@ -44,7 +44,8 @@ function retryAfterFromHeaders(headers: unknown, clock: Clock): number | undefin
   if (value === undefined) return undefined;
   const seconds = plainNumber.exec(value);
   if (seconds) return Math.round(Number(seconds[1]) * 1000);
-  const date = Date.parse(value);
+  // HTTP dates start with a day name ("Sun, 06 Nov 1994 08:49:37 GMT"); `Date.parse('-5')` would be year -5.
+  const date = /^\s*[a-z]{3}/i.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - clock.now());
 }
 

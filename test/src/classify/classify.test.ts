@@ -1,29 +1,483 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { APICallError } from '@ai-sdk/provider';
+import { InvalidToolInputError, NoSuchToolError, RetryError, StreamProviderError } from 'ai';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyError, isContextOverflow } from '../../../src/classify/classify.js';
+import { classifyError, isContextOverflow, resolvePatterns } from '../../../src/classify/classify.js';
+import { errorFacts, textHead, textTail } from '../../../src/classify/error-facts.js';
+import { defaultPatterns, retryablePatterns } from '../../../src/classify/patterns.js';
+import type { ErrorPattern } from '../../../src/classify/types.js';
+import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
+import { GracefulError } from '../../../src/errors/graceful-error.js';
 
-const apiError = (statusCode: number, body: unknown, responseHeaders?: Record<string, string>) =>
+const apiError = (
+  statusCode: number | undefined,
+  data: unknown,
+  extra: { message?: string; headers?: Record<string, string>; isRetryable?: boolean; cause?: unknown } = {},
+) =>
   new APICallError({
-    message: 'request failed',
-    url: 'https://api.example.com/v1/chat/completions',
+    message: extra.message ?? 'request failed',
+    url: 'https://api.openai.com/v1/chat/completions',
     requestBodyValues: {},
     statusCode,
-    responseHeaders,
-    responseBody: JSON.stringify(body),
-    data: body,
+    responseHeaders: extra.headers,
+    responseBody: data === undefined ? undefined : JSON.stringify(data),
+    isRetryable: extra.isRetryable,
+    cause: extra.cause,
+    data,
   });
 
-describe('classifyError', () => {
-  it('reads status, provider code and Node codes along the cause chain', () => {
-    expect(classifyError(apiError(503, { error: { message: 'Service Unavailable' } }))).toEqual({
-      kind: 'transient',
-      reason: 'status:503',
+const systemError = (message: string, code: string, extra: Record<string, unknown> = {}) =>
+  Object.assign(new Error(message), { code, errno: -1, ...extra });
+
+const overflowMessage =
+  "This model's maximum context length is 128000 tokens. However, you requested 130000 tokens.";
+
+describe('classifyError: structured fields', () => {
+  it('maps HTTP statuses: 408, 429 and 5xx transient; other 4xx and 501 (unsupported) permanent', () => {
+    for (const status of [408, 429, 500, 502, 503, 504, 529]) {
+      expect(classifyError(apiError(status, undefined))).toEqual({
+        kind: 'transient',
+        reason: `status:${status}`,
+      });
+    }
+    for (const status of [400, 401, 403, 404, 405, 409, 422, 501]) {
+      expect(classifyError(apiError(status, undefined))).toEqual({
+        kind: 'permanent',
+        reason: `status:${status}`,
+      });
+    }
+    // `status` (fetch Response-like, tool HTTP clients) as well as `statusCode`.
+    expect(classifyError(Object.assign(new Error('Not Found'), { status: 404 })).reason).toBe('status:404');
+    expect(classifyError({ response: { status: 503 }, message: 'upstream' }).reason).toBe('status:503');
+  });
+
+  it('treats unsupported operations without a status as permanent', () => {
+    expect(classifyError(new Error('Operation not supported by this backend')).kind).toBe('permanent');
+    expect(classifyError(new Error('Method not implemented.')).reason).toBe('pattern:unsupported');
+  });
+
+  it('reads the provider code at every path DESIGN.md lists', () => {
+    const code = { code: 'context_length_exceeded', message: overflowMessage, type: 'invalid_request_error' };
+    // HTTP 400 body: err.data.error.code
+    expect(classifyError(apiError(400, { error: code })).reason).toBe('provider:context_length_exceeded');
+    // SSE error frame before output: err.data.code
+    expect(classifyError(apiError(200, code, { isRetryable: false })).reason).toBe(
+      'provider:context_length_exceeded',
+    );
+    // responses `response.failed`: err.data.response.error.code
+    const failed = { type: 'response.failed', response: { id: 'resp_1', status: 'failed', error: code } };
+    expect(classifyError(apiError(200, failed)).reason).toBe('provider:context_length_exceeded');
+    // StreamProviderError after output: err.code
+    const streamError = new StreamProviderError({ message: 'too long', code: 'context_length_exceeded' });
+    expect(classifyError(streamError).reason).toBe('provider:context_length_exceeded');
+    // After the SDK's retries: err.lastError…
+    const retry = new RetryError({
+      message: 'Failed after 3 attempts. Last error: too long',
+      reason: 'errorNotRetryable',
+      errors: [apiError(503, undefined), apiError(400, { error: code })],
     });
-    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
-    expect(classifyError(new TypeError('fetch failed', { cause: reset })).reason).toBe('code:ECONNRESET');
+    expect(classifyError(retry).kind).toBe('overflow');
+  });
+
+  it('classifies the provider stream-error object middleware sees mid-stream by its fields', () => {
+    const part = (fields: Record<string, unknown>) => ({
+      [Symbol.for('vercel.ai.providerStreamError')]: true,
+      ...fields,
+    });
     expect(
-      classifyError(apiError(400, { error: { code: 'context_length_exceeded', message: 'too long' } })).kind,
-    ).toBe('overflow');
-    expect(isContextOverflow(new Error('prompt is too long: 208000 tokens > 200000 maximum'))).toBe(true);
+      classifyError(part({ message: 'Overloaded', type: 'overloaded_error', isRetryable: true })),
+    ).toEqual({
+      kind: 'transient',
+      reason: 'provider:overloaded_error',
+    });
+    expect(classifyError(part({ message: 'bad', code: 'context_length_exceeded', data: {} })).kind).toBe(
+      'overflow',
+    );
+    expect(classifyError(part({ message: 'boom', statusCode: 502 })).reason).toBe('status:502');
+    expect(
+      classifyError(part({ message: 'Something odd', isRetryable: false }), { unknown: 'transient' }),
+    ).toEqual({
+      kind: 'permanent',
+      reason: 'retryable:false',
+    });
+  });
+
+  it('uses isRetryable of a status-less APICallError (a socket reset mid-body is retryable)', () => {
+    expect(
+      classifyError(apiError(undefined, undefined, { isRetryable: true, message: 'Cannot connect' })),
+    ).toEqual({
+      kind: 'transient',
+      reason: 'retryable:true',
+    });
+  });
+
+  it('reads Node and undici error codes, also deep in a fetch TypeError', () => {
+    for (const code of ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND']) {
+      expect(classifyError(systemError(`connect ${code} 10.0.0.1:443`, code)).reason).toBe(`code:${code}`);
+    }
+    const socket = Object.assign(new Error('other side closed'), {
+      name: 'SocketError',
+      code: 'UND_ERR_SOCKET',
+    });
+    expect(classifyError(new TypeError('fetch failed', { cause: socket }))).toEqual({
+      kind: 'transient',
+      reason: 'code:UND_ERR_SOCKET',
+    });
+    const connectTimeout = Object.assign(
+      new Error('Connect Timeout Error (attempted address: api.x.ai:443)'),
+      {
+        name: 'ConnectTimeoutError',
+        code: 'UND_ERR_CONNECT_TIMEOUT',
+      },
+    );
+    const wrapped = apiError(undefined, undefined, {
+      message: 'Cannot connect to API: Connect Timeout Error',
+      cause: new TypeError('fetch failed', { cause: connectTimeout }),
+      isRetryable: true,
+    });
+    expect(classifyError(wrapped).reason).toBe('code:UND_ERR_CONNECT_TIMEOUT');
+  });
+
+  it('classifies a real undici fetch failure (loopback port with no listener)', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const error = await fetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(classifyError(error)).toEqual({ kind: 'transient', reason: 'code:ECONNREFUSED' });
+  });
+
+  it('knows the AI SDK tool errors and validation errors as permanent', () => {
+    expect(classifyError(new NoSuchToolError({ toolName: 'weather', availableTools: ['search'] }))).toEqual({
+      kind: 'permanent',
+      reason: 'name:AI_NoSuchToolError',
+    });
+    const invalid = new InvalidToolInputError({
+      toolName: 'weather',
+      toolInput: '{"city":1}',
+      cause: new Error('x'),
+    });
+    expect(classifyError(invalid).reason).toBe('name:AI_InvalidToolInputError');
+    expect(
+      classifyError(Object.assign(new Error('[{"code":"invalid_type"}]'), { name: 'ZodError' })).kind,
+    ).toBe('permanent');
+  });
+});
+
+describe('classifyError: order', () => {
+  it('abort first: AbortError (also the SDK backoff abort) and the caller’s aborted signal are never retried', () => {
+    expect(classifyError(new DOMException('This operation was aborted', 'AbortError'))).toEqual({
+      kind: 'abort',
+      reason: 'name:AbortError',
+    });
+    expect(classifyError(new DOMException('Delay was aborted', 'AbortError')).kind).toBe('abort');
+    expect(classifyError(systemError('The operation was aborted', 'ABORT_ERR')).reason).toBe(
+      'code:ABORT_ERR',
+    );
+    const controller = new AbortController();
+    controller.abort();
+    // Once the caller has aborted, even a 503 or a timeout is the caller's abort.
+    expect(classifyError(apiError(503, undefined), { signal: controller.signal })).toEqual({
+      kind: 'abort',
+      reason: 'signal:aborted',
+    });
+    // An abort never carries a retry hint.
+    const abortWithHint = Object.assign(new Error('aborted; retry in 5s'), { name: 'AbortError' });
+    expect(classifyError(abortWithHint).retryAfterMs).toBeUndefined();
+  });
+
+  it('timeouts are transient: ours (ToolTimeoutError, even with an abort as cause) and TimeoutError', () => {
+    const ours = new GracefulError('ToolTimeoutError', "Tool 'search' timed out after 5000 ms.", {
+      cause: new DOMException('aborted', 'AbortError'),
+    });
+    expect(classifyError(ours)).toEqual({ kind: 'transient', reason: 'name:ToolTimeoutError' });
+    expect(
+      classifyError(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    ).toEqual({
+      kind: 'transient',
+      reason: 'name:TimeoutError',
+    });
+  });
+
+  it('ModelRetry and CircuitOpenError are permanent whatever their cause; ContextOverflowError is overflow', () => {
+    const reset = systemError('read ECONNRESET', 'ECONNRESET');
+    expect(classifyError(new GracefulError('ModelRetry', 'Ask for a city name.', { cause: reset }))).toEqual({
+      kind: 'permanent',
+      reason: 'name:ModelRetry',
+    });
+    const open = new GracefulError('CircuitOpenError', "Tool 'search' is temporarily unavailable.", {
+      cause: apiError(503, undefined),
+    });
+    expect(classifyError(open)).toEqual({ kind: 'permanent', reason: 'name:CircuitOpenError' });
+    // The marker decides, not the name: a foreign class named ModelRetry is just an unknown error.
+    expect(classifyError(Object.assign(new Error('x'), { name: 'ModelRetry' })).reason).toBe('unknown');
+    expect(classifyError(new ContextOverflowError({ cause: new Error('x') })).kind).toBe('overflow');
+  });
+
+  it('overflow wins over "503" and "connection error" in the same message', () => {
+    const error = new Error(`HTTP 503 connection error while retrying: ${overflowMessage}`);
+    expect(classifyError(error).kind).toBe('overflow');
+  });
+
+  it('a limit is permanent even on a 429; a short parsed retry window wins over quota prose', () => {
+    expect(
+      classifyError(
+        apiError(429, { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } }),
+      ),
+    ).toEqual({ kind: 'permanent', reason: 'provider:insufficient_quota' });
+    const gemini = (delay: string) =>
+      apiError(429, {
+        error: {
+          code: 429,
+          message: `Quota exceeded for metric: generate_content_free_tier_requests. Please retry in ${delay}.`,
+          status: 'RESOURCE_EXHAUSTED',
+        },
+      });
+    expect(classifyError(gemini('47s'))).toEqual({
+      kind: 'transient',
+      reason: 'status:429',
+      retryAfterMs: 47_000,
+    });
+    expect(classifyError(gemini('47s'), { shortRetryWindowMs: 10_000 })).toEqual({
+      kind: 'permanent',
+      reason: 'pattern:quota-exceeded',
+      retryAfterMs: 47_000,
+    });
+    expect(classifyError(gemini('2h'))).toMatchObject({ kind: 'permanent', retryAfterMs: 7_200_000 });
+  });
+
+  it('"Too many tokens" rate limits are transient, not overflow, also without a status', () => {
+    expect(
+      classifyError(new Error('ThrottlingException: Too many tokens, please wait before trying again.')),
+    ).toEqual({ kind: 'transient', reason: 'pattern:too-many-requests' });
+    expect(isContextOverflow(new Error('Too many tokens, please wait before trying again.'))).toBe(false);
+  });
+
+  it('never reads a status inside a number: "Limit 15000" is not a 500, "1.503" is not a 503', () => {
+    const tpm = new Error(
+      'Request too large for gpt-4 on tokens per min (TPM): Limit 15000, Requested 20000.',
+    );
+    expect(classifyError(tpm, { unknown: 'permanent' })).toEqual({ kind: 'permanent', reason: 'unknown' });
+    expect(
+      classifyError(new Error('version 1.503 rejected the payload'), { unknown: 'permanent' }).reason,
+    ).toBe('unknown');
+    expect(classifyError(new Error('took 5000ms'), { unknown: 'permanent' }).reason).toBe('unknown');
+    expect(classifyError(new Error('Upstream said 503, giving up')).reason).toBe('pattern:http-status');
+    expect(classifyError(new Error('Error code: 429')).reason).toBe('pattern:http-status');
+  });
+
+  it('recognises every retryable phrase of the session spec as a word', () => {
+    const phrases: Array<[string, string]> = [
+      ['Overloaded', 'overloaded'],
+      ['Rate limit exceeded', 'rate-limit'],
+      ['Too Many Requests', 'too-many-requests'],
+      ['Service Unavailable', 'service-unavailable'],
+      ['Internal Server Error', 'server-error'],
+      ['An internal error occurred', 'internal-error'],
+      ['Connection error.', 'connection'],
+      ['connect: connection refused', 'connection'],
+      ['Connection reset by peer', 'connection'],
+      ['connection lost', 'connection'],
+      ['fetch failed', 'fetch-failed'],
+      ['socket hang up', 'socket-hang-up'],
+      ['other side closed', 'other-side-closed'],
+      ['terminated', 'terminated'],
+      ['upstream connect error or disconnect/reset before headers', 'upstream'],
+      ['Request timed out.', 'timeout'],
+      ['"retryDelay" is set', 'retry-delay'],
+      ['You can retry your request', 'retry-request'],
+    ];
+    for (const [message, id] of phrases) {
+      expect(classifyError(new Error(message), { unknown: 'permanent' }), message).toEqual({
+        kind: 'transient',
+        reason: `pattern:${id}`,
+      });
+    }
+    // Words, not fragments.
+    for (const message of ['The process was determinated', 'rateless limiter', 'sunderloaded']) {
+      expect(classifyError(new Error(message), { unknown: 'permanent' }).reason, message).toBe('unknown');
+    }
+  });
+
+  it('unknown errors default to transient (tools) and follow `unknown`', () => {
+    expect(classifyError(new Error('something odd'))).toEqual({ kind: 'transient', reason: 'unknown' });
+    expect(classifyError(new Error('something odd'), { unknown: 'permanent' })).toEqual({
+      kind: 'permanent',
+      reason: 'unknown',
+    });
+    for (const value of [undefined, null, 42, Symbol('x'), () => 1, 'plain string']) {
+      expect(classifyError(value).reason).toBe('unknown');
+    }
+    expect(classifyError('socket hang up')).toEqual({ kind: 'transient', reason: 'pattern:socket-hang-up' });
+  });
+});
+
+describe('classifyError: overrides win over the rules, in both directions', () => {
+  const serviceDown = apiError(503, { error: { message: 'Service Unavailable' } });
+  const badRequest = apiError(400, { error: { message: 'Invalid value for city', code: 'invalid_value' } });
+
+  it('the classify hook: a kind, a full classification, or undefined to fall back', () => {
+    expect(classifyError(serviceDown, { classify: () => 'permanent' })).toEqual({
+      kind: 'permanent',
+      reason: 'override:classify',
+    });
+    expect(classifyError(badRequest, { classify: () => ({ kind: 'transient', reason: 'mine' }) })).toEqual({
+      kind: 'transient',
+      reason: 'mine',
+    });
+    expect(classifyError(serviceDown, { classify: () => undefined }).reason).toBe('status:503');
+    const abort = new DOMException('aborted', 'AbortError');
+    expect(classifyError(abort, { classify: () => 'transient' }).kind).toBe('transient');
+  });
+
+  it('manifests by status', () => {
+    expect(classifyError(serviceDown, { treatAsPermanent: [503] })).toEqual({
+      kind: 'permanent',
+      reason: 'override:treatAsPermanent:503',
+    });
+    expect(classifyError(badRequest, { treatAsTransient: [400] })).toEqual({
+      kind: 'transient',
+      reason: 'override:treatAsTransient:400',
+    });
+  });
+
+  it('manifests by error code or name (any case)', () => {
+    const timeout = systemError('connect ETIMEDOUT 10.0.0.1:443', 'ETIMEDOUT');
+    expect(classifyError(timeout, { treatAsPermanent: ['ETIMEDOUT'] }).kind).toBe('permanent');
+    expect(classifyError(badRequest, { treatAsTransient: ['INVALID_VALUE'] }).kind).toBe('transient');
+    const zod = Object.assign(new Error('bad'), { name: 'ZodError' });
+    expect(classifyError(zod, { treatAsTransient: ['ZodError'] }).reason).toBe(
+      'override:treatAsTransient:ZodError',
+    );
+  });
+
+  it('manifests by message pattern (a g-flagged RegExp behaves the same every call)', () => {
+    const warming = apiError(404, { error: { message: 'Deployment is warming up' } });
+    const warmingUp = /warming up/gi;
+    for (let i = 0; i < 3; i++)
+      expect(classifyError(warming, { treatAsTransient: [warmingUp] }).kind).toBe('transient');
+    expect(classifyError(serviceDown, { treatAsPermanent: [/unavailable/i] }).reason).toBe(
+      'override:treatAsPermanent:/unavailable/i',
+    );
+  });
+
+  it('treatAsPermanent wins when both manifests match', () => {
+    expect(classifyError(serviceDown, { treatAsPermanent: [503], treatAsTransient: [503] }).kind).toBe(
+      'permanent',
+    );
+  });
+
+  it('pattern sets: additions are checked first, a function replaces a set', () => {
+    const custom: ErrorPattern = { id: 'acme-window', pattern: /\bconversation too big for acme\b/i };
+    const options = { patterns: { overflow: [custom] } };
+    expect(classifyError(new Error('Conversation too big for ACME'), options)).toEqual({
+      kind: 'overflow',
+      reason: 'pattern:acme-window',
+    });
+    expect(resolvePatterns(options.patterns)).toBe(resolvePatterns(options.patterns));
+    expect(resolvePatterns(options.patterns).retryable).toBe(retryablePatterns);
+    const noTerminated = {
+      patterns: { retryable: (d: readonly ErrorPattern[]) => d.filter((p) => p.id !== 'terminated') },
+    };
+    expect(classifyError(new Error('terminated'), { ...noTerminated, unknown: 'permanent' }).reason).toBe(
+      'unknown',
+    );
+    expect(resolvePatterns(undefined)).toBe(defaultPatterns);
+  });
+});
+
+describe('classifyError: cause chains and hostile input', () => {
+  it('walks cause chains and aggregate errors', () => {
+    const inner = systemError('read ECONNRESET', 'ECONNRESET');
+    const wrapped = new Error('tool failed', { cause: new Error('client failed', { cause: inner }) });
+    expect(classifyError(wrapped).reason).toBe('code:ECONNRESET');
+    const aggregate = new AggregateError([new Error('x'), apiError(502, undefined)], 'all failed');
+    expect(classifyError(aggregate).reason).toBe('status:502');
+  });
+
+  it('is cycle-safe and bounded in depth', () => {
+    const a = new Error('a') as Error & { cause?: unknown };
+    const b = new Error('b', { cause: a });
+    a.cause = b;
+    expect(classifyError(a)).toEqual({ kind: 'transient', reason: 'unknown' });
+    const selfList = Object.assign(new Error('self'), { errors: [] as unknown[] });
+    selfList.errors.push(selfList, selfList);
+    expect(classifyError(selfList).reason).toBe('unknown');
+    let deep: unknown = systemError('read ECONNRESET', 'ECONNRESET');
+    for (let i = 0; i < 100; i++) deep = new Error(`layer ${i}`, { cause: deep });
+    // Past the depth bound the reset is not seen: the chain walk stays cheap.
+    expect(classifyError(deep, { unknown: 'permanent' }).reason).toBe('unknown');
+  });
+
+  it('survives throwing getters and proxies', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('gotcha');
+        },
+      },
+    );
+    expect(classifyError(hostile)).toEqual({ kind: 'transient', reason: 'unknown' });
+    const getter = Object.defineProperty(new Error('x'), 'cause', {
+      get() {
+        throw new Error('no');
+      },
+    });
+    expect(classifyError(getter).reason).toBe('unknown');
+  });
+
+  it('never throws, whatever the input (property)', () => {
+    const errorish = fc.record(
+      {
+        message: fc.oneof(fc.string(), fc.anything()),
+        code: fc.oneof(
+          fc.constantFrom('ECONNRESET', 'context_length_exceeded', 'insufficient_quota'),
+          fc.anything(),
+        ),
+        statusCode: fc.oneof(fc.integer({ min: -1, max: 700 }), fc.anything()),
+        responseHeaders: fc.dictionary(fc.constantFrom('retry-after', 'retry-after-ms', 'x'), fc.anything()),
+        responseBody: fc.oneof(fc.string(), fc.anything()),
+        data: fc.anything(),
+        isRetryable: fc.anything(),
+        cause: fc.anything(),
+        errors: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), errorish, fc.string()), (input) => {
+        const result = classifyError(input);
+        expect(['transient', 'permanent', 'overflow', 'abort']).toContain(result.kind);
+        expect(typeof result.reason).toBe('string');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('scans only a bounded view of attacker-sized text (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 30_000, max: 400_000 }),
+        fc.integer({ min: 0, max: 4 }),
+        (size, nodes) => {
+          let error: unknown = apiError(undefined, undefined, { message: 'x'.repeat(size) });
+          for (let i = 0; i < nodes; i++) error = new Error('y'.repeat(size), { cause: error });
+          const { text } = errorFacts(error);
+          expect(text.length).toBeLessThanOrEqual(textHead + textTail + 8);
+        },
+      ),
+      { numRuns: 20 },
+    );
+    // A word buried in the middle of a megabyte is outside the view; at the start or the end it is inside.
+    const filler = 'a'.repeat(500_000);
+    expect(classifyError(new Error(`${filler} Overloaded ${filler}`), { unknown: 'permanent' }).reason).toBe(
+      'unknown',
+    );
+    expect(classifyError(new Error(`Overloaded ${filler}${filler}`)).reason).toBe('pattern:overloaded');
+    expect(classifyError(new Error(`${filler}${filler} Overloaded`)).reason).toBe('pattern:overloaded');
   });
 });

@@ -1,0 +1,107 @@
+import { APICallError } from '@ai-sdk/provider';
+import { RetryError } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { parseRetryAfter } from '../../../src/classify/retry-after.js';
+import type { Clock } from '../../../src/util/time.js';
+
+const now = Date.parse('2025-06-01T12:00:00Z');
+const clock: Clock = { now: () => now };
+
+const apiError = (responseHeaders: Record<string, string> | undefined, message = 'Too Many Requests') =>
+  new APICallError({
+    message,
+    url: 'https://api.openai.com/v1/responses',
+    requestBodyValues: {},
+    statusCode: 429,
+    responseHeaders,
+  });
+
+describe('parseRetryAfter: headers', () => {
+  it('reads retry-after-ms, which wins over retry-after', () => {
+    expect(parseRetryAfter({ 'retry-after-ms': '1500', 'retry-after': '20' })).toBe(1500);
+    expect(parseRetryAfter({ 'retry-after-ms': '250.4' })).toBe(250);
+  });
+
+  it('reads retry-after as seconds or as an HTTP date against the injected clock', () => {
+    expect(parseRetryAfter({ 'retry-after': '20' })).toBe(20_000);
+    expect(parseRetryAfter({ 'retry-after': '0.5' })).toBe(500);
+    expect(parseRetryAfter({ 'retry-after': 'Sun, 01 Jun 2025 12:00:42 GMT' }, { clock })).toBe(42_000);
+    // A date in the past means "now".
+    expect(parseRetryAfter({ 'retry-after': 'Sun, 01 Jun 2025 11:59:00 GMT' }, { clock })).toBe(0);
+    expect(parseRetryAfter({ 'retry-after': 'soon' })).toBeUndefined();
+    expect(parseRetryAfter({ 'retry-after': '-5' })).toBeUndefined();
+  });
+
+  it('accepts a Headers instance and any header case', () => {
+    expect(parseRetryAfter(new Headers({ 'Retry-After': '3' }))).toBe(3000);
+    expect(parseRetryAfter(new Headers({ 'Retry-After-Ms': '30', 'Retry-After': '3' }))).toBe(30);
+    expect(parseRetryAfter({ 'Retry-After': '7' })).toBe(7000);
+    expect(parseRetryAfter({})).toBeUndefined();
+    expect(parseRetryAfter(new Headers())).toBeUndefined();
+  });
+
+  it("finds them on an APICallError, down the cause chain and on a RetryError's lastError", () => {
+    expect(parseRetryAfter(apiError({ 'retry-after': '2' }))).toBe(2000);
+    expect(parseRetryAfter(new Error('tool failed', { cause: apiError({ 'retry-after-ms': '800' }) }))).toBe(
+      800,
+    );
+    const retry = new RetryError({
+      message: 'Failed after 3 attempts.',
+      reason: 'maxRetriesExceeded',
+      errors: [apiError({ 'retry-after': '1' }), apiError({ 'retry-after': '9' })],
+    });
+    expect(parseRetryAfter(retry)).toBe(9000);
+  });
+
+  it('prefers headers over the text, and falls back to the text', () => {
+    expect(parseRetryAfter(apiError({ 'retry-after': '2' }, 'Please try again in 20s.'))).toBe(2000);
+    expect(parseRetryAfter(apiError(undefined, 'Please try again in 20s.'))).toBe(20_000);
+    expect(parseRetryAfter(apiError({ 'x-request-id': 'req_1' }))).toBeUndefined();
+  });
+});
+
+describe('parseRetryAfter: text', () => {
+  it.each([
+    ['Please try again in 634ms.', 634],
+    ['Please retry in 47.4s.', 47_400],
+    ['Please retry in 47s.', 47_000],
+    ['{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay": "34s"}', 34_000],
+    ['"retryDelay":"33123s"', 33_123_000],
+    ['Please try again in 9m38.016s. Visit https://platform.openai.com/account/rate-limits', 578_016],
+    ['Rate limited. Retry after 20 seconds.', 20_000],
+    ['Try again in 2 minutes and 30 seconds.', 150_000],
+    ['Your limit resets in 3h 20m.', 12_000_000],
+    ['please try again in about 1 hour', 3_600_000],
+    ['Please try again in 1.5 days', 129_600_000],
+  ])('%s → %d ms', (text, ms) => {
+    expect(parseRetryAfter(new Error(text))).toBe(ms);
+    expect(parseRetryAfter(text)).toBe(ms);
+  });
+
+  it('ignores lead-ins without a duration and numbers without a lead-in', () => {
+    expect(parseRetryAfter(new Error('Please retry in a moment. Waited 30s already.'))).toBeUndefined();
+    expect(parseRetryAfter(new Error('retry in retry in retry in 5 parsecs, then retry in 12s'))).toBe(
+      12_000,
+    );
+    expect(parseRetryAfter(new Error('Limit 15000, Used 14000'))).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+    expect(parseRetryAfter(42)).toBeUndefined();
+  });
+
+  it('reads the response body too (Gemini RetryInfo)', () => {
+    const body = JSON.stringify({
+      error: {
+        code: 429,
+        details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12s' }],
+      },
+    });
+    const error = new APICallError({
+      message: 'Resource has been exhausted (e.g. check quota).',
+      url: 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent',
+      requestBodyValues: {},
+      statusCode: 429,
+      responseBody: body,
+    });
+    expect(parseRetryAfter(error)).toBe(12_000);
+  });
+});
