@@ -1,0 +1,156 @@
+import type { Classification } from '../classify/types.js';
+import type { Emitter } from './emitter.js';
+import { defaultLogger, type Logger } from './logger.js';
+import { type ToolMetrics, toolMetrics } from './metrics.js';
+import { type CircuitState, type FailureDecision, type ToolEventMap, toolEvents } from './tool-events.js';
+import type { TurnTrace } from './trace.js';
+
+/** Where the resilience layer reports: events, metrics, an optional turn trace and the logger. */
+export interface TelemetryOptions {
+  /** Default: the process-wide `toolEvents`. */
+  events?: Emitter<ToolEventMap>;
+  /** Default: the process-wide metrics behind `getToolMetrics()`. */
+  metrics?: ToolMetrics;
+  /** A turn trace to record decisions into (default: none). */
+  trace?: TurnTrace;
+  /** Default: `util.debuglog('graceful-ai')`. */
+  logger?: Logger;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One entry point per decision: each call updates the metrics, appends to the trace, emits the typed event and
+ * logs, so the policies never keep these four in step themselves.
+ */
+export class ToolTelemetry {
+  readonly events: Emitter<ToolEventMap>;
+  readonly metrics: ToolMetrics;
+  readonly trace: TurnTrace | undefined;
+  readonly logger: Logger;
+
+  constructor(options: TelemetryOptions = {}) {
+    this.events = options.events ?? toolEvents;
+    this.metrics = options.metrics ?? toolMetrics;
+    this.trace = options.trace;
+    this.logger = options.logger ?? defaultLogger;
+  }
+
+  /** The same sinks with another trace (one per turn). */
+  withTrace(trace: TurnTrace | undefined): ToolTelemetry {
+    return new ToolTelemetry({ events: this.events, metrics: this.metrics, trace, logger: this.logger });
+  }
+
+  retrying(event: ToolEventMap['tool_retry'] & { circuitState?: CircuitState }): void {
+    const { circuitState, ...payload } = event;
+    this.metrics.attemptFailed(payload.tool, payload.classification);
+    this.metrics.retried(payload.tool);
+    this.logger.warn(
+      `Tool '${payload.tool}' failed (attempt ${payload.attempt}/${payload.maxAttempts}), retrying in ` +
+        `${(payload.delayMs / 1000).toFixed(1)}s: ${errorMessage(payload.error)}`,
+      { classification: payload.classification },
+    );
+    this.trace?.record({
+      event_type: 'tool_retry',
+      tool_id: payload.tool,
+      error: payload.error,
+      classification: payload.classification,
+      circuit_breaker_state: circuitState,
+      retry_count: payload.attempt,
+      decision: 'retry',
+    });
+    this.events.emit('tool_retry', payload);
+  }
+
+  /** A call gave up. `ranTool` is false when it was rejected before running (breaker open, deadline). */
+  failed(event: ToolEventMap['tool_failed'] & { ranTool: boolean; circuitState?: CircuitState }): void {
+    const { ranTool, circuitState, ...payload } = event;
+    if (ranTool) this.metrics.attemptFailed(payload.tool, payload.classification);
+    this.metrics.callSettled(payload.tool, payload.attempts > 1, false);
+    this.trace?.record({
+      event_type: 'tool_failed',
+      tool_id: payload.tool,
+      error: payload.error,
+      classification: payload.classification,
+      circuit_breaker_state: circuitState,
+      retry_count: Math.max(0, payload.attempts - 1),
+      decision: `give_up:${payload.decision satisfies FailureDecision}`,
+    });
+    this.events.emit('tool_failed', payload);
+  }
+
+  succeeded(event: ToolEventMap['tool_succeeded'] & { circuitState?: CircuitState }): void {
+    const { circuitState, ...payload } = event;
+    this.metrics.callSettled(payload.tool, payload.attempts > 1, true);
+    this.trace?.record({
+      event_type: 'tool_succeeded',
+      tool_id: payload.tool,
+      circuit_breaker_state: circuitState,
+      retry_count: payload.attempts - 1,
+      decision: 'ok',
+    });
+    this.events.emit('tool_succeeded', payload);
+  }
+
+  timedOut(event: ToolEventMap['tool_timeout']): void {
+    this.metrics.timedOut(event.tool);
+    this.trace?.record({
+      event_type: 'tool_timeout',
+      tool_id: event.tool,
+      retry_count: event.attempt - 1,
+      decision: 'abandon',
+    });
+    this.events.emit('tool_timeout', event);
+  }
+
+  circuitChanged(event: ToolEventMap['circuit_state']): void {
+    if (event.to === 'open') this.metrics.circuitOpened(event.tool);
+    this.logger.info(`Circuit of tool '${event.tool}': ${event.from} → ${event.to}`);
+    this.trace?.record({
+      event_type: 'circuit_state',
+      tool_id: event.tool,
+      circuit_breaker_state: event.to,
+      decision: event.to,
+    });
+    this.events.emit('circuit_state', event);
+  }
+
+  fallbackUsed(event: ToolEventMap['fallback_used'] & { classification?: Classification }): void {
+    const { classification, ...payload } = event;
+    this.trace?.record({
+      event_type: 'fallback_used',
+      tool_id: payload.tool,
+      error: payload.error,
+      classification,
+      decision: `fallback:${payload.fallback}`,
+    });
+    this.events.emit('fallback_used', payload);
+  }
+
+  planStep(event: ToolEventMap['plan_step']): void {
+    this.trace?.record({
+      event_type: 'plan_step',
+      tool_id: event.step,
+      error: event.error,
+      decision: `${event.outcome}:${event.decision}`,
+    });
+    this.events.emit('plan_step', event);
+  }
+
+  turnDeadline(event: ToolEventMap['turn_deadline']): void {
+    this.logger.warn(
+      `Turn deadline of ${event.timeoutMs} ms passed: ${event.timedOut.length} tool call(s) abandoned, ` +
+        `${event.skipped.length} skipped`,
+    );
+    for (const id of event.timedOut)
+      this.trace?.record({ event_type: 'turn_deadline', tool_id: id, decision: 'abandon' });
+    for (const id of event.skipped)
+      this.trace?.record({ event_type: 'turn_deadline', tool_id: id, decision: 'skip' });
+    this.events.emit('turn_deadline', event);
+  }
+}
+
+/** The telemetry every policy uses unless given its own: process-wide events and metrics, no trace. */
+export const defaultTelemetry = new ToolTelemetry();

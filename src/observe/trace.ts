@@ -1,0 +1,86 @@
+import type { Classification } from '../classify/types.js';
+import { type Clock, systemClock } from '../util/time.js';
+import type { CircuitState } from './tool-events.js';
+
+/** One decision of the resilience layer, JSON-serialisable. */
+export interface TraceEntry {
+  event_type: string;
+  tool_id: string;
+  /** The error's text (`name: message`), or null. */
+  error: string | null;
+  classification: Classification | null;
+  circuit_breaker_state: CircuitState | null;
+  retry_count: number;
+  /** What was decided, e.g. `retry`, `give_up:exhausted`, `open`, `fallback:<name>`, `skip`. */
+  decision: string;
+  /** Clock time in ms. */
+  timestamp: number;
+}
+
+export interface TurnTraceOptions {
+  /** Entries kept; the oldest are dropped past it (default 500). */
+  maxEntries?: number;
+  /** Default: the system clock. */
+  clock?: Clock;
+}
+
+function errorText(error: unknown): string | null {
+  if (error === undefined || error === null) return null;
+  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 1000);
+  return String(error).slice(0, 1000);
+}
+
+/**
+ * The decisions taken during one turn (or any scope you choose), bounded in memory: past `maxEntries` the oldest
+ * are dropped and counted in `dropped`. `JSON.stringify(trace)` gives `{ entries, dropped }`.
+ */
+export class TurnTrace {
+  readonly #entries: TraceEntry[] = [];
+  readonly #max: number;
+  readonly #clock: Clock;
+  #dropped = 0;
+
+  constructor(options: TurnTraceOptions = {}) {
+    this.#max = options.maxEntries ?? 500;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  record(entry: {
+    event_type: string;
+    tool_id: string;
+    decision: string;
+    error?: unknown;
+    classification?: Classification;
+    circuit_breaker_state?: CircuitState;
+    retry_count?: number;
+  }): void {
+    this.#entries.push({
+      event_type: entry.event_type,
+      tool_id: entry.tool_id,
+      error: errorText(entry.error),
+      classification: entry.classification ? { ...entry.classification } : null,
+      circuit_breaker_state: entry.circuit_breaker_state ?? null,
+      retry_count: entry.retry_count ?? 0,
+      decision: entry.decision,
+      timestamp: this.#clock.now(),
+    });
+    if (this.#entries.length > this.#max) {
+      this.#entries.shift();
+      this.#dropped++;
+    }
+  }
+
+  /** The kept entries, oldest first. */
+  get entries(): readonly TraceEntry[] {
+    return this.#entries;
+  }
+
+  /** How many entries were dropped to stay within `maxEntries`. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  toJSON(): { entries: TraceEntry[]; dropped: number } {
+    return { entries: [...this.#entries], dropped: this.#dropped };
+  }
+}

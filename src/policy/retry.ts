@@ -1,0 +1,227 @@
+import { classifyError } from '../classify/classify.js';
+import type { Classification } from '../classify/types.js';
+import { CircuitOpenError } from '../errors/circuit-open-error.js';
+import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
+import type { CircuitState, FailureDecision } from '../observe/tool-events.js';
+import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
+import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../util/time.js';
+import { backoffDelay } from './backoff.js';
+import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
+import { abortableSleep } from './sleep.js';
+import { withTimeout } from './timeout.js';
+import { checkInteger, checkJitter, checkMultiplier, checkNonNegative, checkPositive } from './validate.js';
+
+/** The retry settings of the `retry` option (every field optional; defaults shown). */
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 5). */
+  maxAttempts?: number;
+  /** Delay before the first retry in ms (default 100). */
+  initialDelayMs?: number;
+  /** Growth of the delay per retry (default 2: 100, 200, 400, 800 ms). */
+  multiplier?: number;
+  /** Cap of any backoff delay in ms, jitter included (default 30 000). */
+  maxDelayMs?: number;
+  /** Random spread of each delay as a fraction: 0.1 = ±10% (default 0.1). In [0, 1). */
+  jitter?: number;
+  /** No attempt starts later than this many ms after the first (default 2 000; `Infinity` = no budget). */
+  maxTotalTimeMs?: number;
+}
+
+/** Where a policy gets its time, randomness and reporting (all injectable for tests). */
+export interface PolicyRuntime {
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Default: `abortableSleep`. */
+  sleep?: Sleep;
+  /** Default: `Math.random`. */
+  random?: Random;
+  /** Default: process-wide events and metrics. */
+  telemetry?: ToolTelemetry;
+}
+
+/** Everything `retry(fn, policy)` accepts. */
+export interface RetryPolicy extends RetryOptions, PolicyRuntime {
+  /** Hard limit per attempt in ms, capped at what remains of the budget (default: none). */
+  timeoutMs?: number;
+  /** The error's kind; only `transient` is retried (default: `classifyError`). */
+  classify?: (error: unknown) => Classification;
+  /** The caller's signal: aborting it ends a backoff sleep at once and abandons a running attempt. */
+  signal?: AbortSignal;
+  /** A breaker checked before, and told about, every attempt (default: none). */
+  breaker?: CircuitBreaker;
+  /** The name used in events, logs and errors (default `'anonymous'`). */
+  name?: string;
+}
+
+/** What a function under `retry` receives. */
+export interface AttemptContext {
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Fires when this attempt times out or the caller aborts. */
+  signal: AbortSignal;
+}
+
+/** How a retried call ended, with the reason when it failed. */
+export type RetryOutcome<T> =
+  | { ok: true; value: T; attempts: number }
+  | {
+      ok: false;
+      /** What the caller receives: the tool's last error, `CircuitOpenError`, or the caller's abort reason. */
+      error: unknown;
+      classification: Classification;
+      decision: FailureDecision;
+      attempts: number;
+      /** When to try again, if known (a server hint beyond the budget, or the open circuit). */
+      retryAfterMs?: number;
+    };
+
+export const retryDefaults = {
+  maxAttempts: 5,
+  initialDelayMs: 100,
+  multiplier: 2,
+  maxDelayMs: 30_000,
+  jitter: 0.1,
+  maxTotalTimeMs: 2_000,
+} as const satisfies Required<RetryOptions>;
+
+/** Throws a `RangeError` naming the first invalid option. */
+export function validateRetryOptions(
+  options: RetryOptions & { timeoutMs?: number },
+  prefix = 'retry.',
+): void {
+  checkInteger(`${prefix}maxAttempts`, options.maxAttempts);
+  checkNonNegative(`${prefix}initialDelayMs`, options.initialDelayMs);
+  checkMultiplier(`${prefix}multiplier`, options.multiplier);
+  checkNonNegative(`${prefix}maxDelayMs`, options.maxDelayMs);
+  checkJitter(`${prefix}jitter`, options.jitter);
+  if (options.maxTotalTimeMs !== Number.POSITIVE_INFINITY) {
+    checkNonNegative(`${prefix}maxTotalTimeMs`, options.maxTotalTimeMs);
+  }
+  checkPositive('timeoutMs', options.timeoutMs);
+}
+
+const abortClassification: Classification = { kind: 'abort', reason: 'caller-abort' };
+
+/**
+ * Runs `fn` under the retry policy and reports how it ended instead of throwing. Per attempt: breaker check ▸
+ * timeout ▸ call. Only transient errors are retried, after `initialDelayMs × multiplier^(n−1)` ±jitter (or the
+ * server's retry-after hint when it fits the budget); an attempt never starts after `maxTotalTimeMs`; a failed
+ * attempt that opens the breaker ends the call with `CircuitOpenError`; the caller's abort ends it at once.
+ */
+export async function retryWithOutcome<T>(
+  fn: (context: AttemptContext) => Promise<T> | T,
+  policy: RetryPolicy = {},
+): Promise<RetryOutcome<T>> {
+  const maxAttempts = policy.maxAttempts ?? retryDefaults.maxAttempts;
+  const budget = policy.maxTotalTimeMs ?? retryDefaults.maxTotalTimeMs;
+  const backoff = {
+    initialDelayMs: policy.initialDelayMs ?? retryDefaults.initialDelayMs,
+    multiplier: policy.multiplier ?? retryDefaults.multiplier,
+    maxDelayMs: policy.maxDelayMs ?? retryDefaults.maxDelayMs,
+    jitter: policy.jitter ?? retryDefaults.jitter,
+  };
+  const clock = policy.clock ?? systemClock;
+  const random = policy.random ?? systemRandom;
+  const classify = policy.classify ?? ((error: unknown) => classifyError(error));
+  const telemetry = policy.telemetry ?? defaultTelemetry;
+  const { signal, breaker, sleep } = policy;
+  const tool = policy.name ?? breaker?.name ?? 'anonymous';
+  const start = clock.now();
+  let circuitState: CircuitState | undefined;
+
+  const fail = (
+    error: unknown,
+    classification: Classification,
+    decision: FailureDecision,
+    attempts: number,
+    ranTool: boolean,
+    retryAfterMs?: number,
+  ): RetryOutcome<T> => {
+    telemetry.failed({ tool, attempts, error, classification, decision, ranTool, circuitState });
+    return retryAfterMs === undefined
+      ? { ok: false, error, classification, decision, attempts }
+      : { ok: false, error, classification, decision, attempts, retryAfterMs };
+  };
+
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) return fail(signal.reason, abortClassification, 'abort', attempt - 1, false);
+
+    let permit: Awaited<ReturnType<CircuitBreaker['acquire']>> | undefined;
+    if (breaker) {
+      try {
+        permit = await breaker.acquire(telemetry);
+      } catch (error) {
+        const retryAfterMs = CircuitOpenError.isInstance(error) ? error.retryAfterMs : undefined;
+        circuitState = await breaker.state();
+        return fail(error, classify(error), 'circuit_open', attempt - 1, false, retryAfterMs);
+      }
+    }
+
+    const remaining = budget - (clock.now() - start);
+    const timeoutMs = policy.timeoutMs === undefined ? undefined : Math.min(policy.timeoutMs, remaining);
+    try {
+      const value = await withTimeout((attemptSignal) => fn({ attempt, signal: attemptSignal }), {
+        timeoutMs,
+        signal,
+        toolName: tool,
+        sleep,
+      });
+      if (breaker && permit) circuitState = await breaker.record(permit, 'success', telemetry);
+      telemetry.succeeded({ tool, attempts: attempt, circuitState });
+      return { ok: true, value, attempts: attempt };
+    } catch (error) {
+      const aborted = signal?.aborted === true;
+      const classification = aborted ? abortClassification : classify(error);
+      if (ToolTimeoutError.isInstance(error) && timeoutMs !== undefined) {
+        telemetry.timedOut({ tool, attempt, timeoutMs });
+      }
+      const transient = classification.kind === 'transient';
+      if (breaker && permit) {
+        const outcome: BreakerOutcome = transient ? 'failure' : 'ignored';
+        circuitState = await breaker.record(permit, outcome, telemetry);
+        if (transient && circuitState === 'open') {
+          const opened = new CircuitOpenError({
+            toolName: breaker.name,
+            retryAfterMs: breaker.openMs,
+            reopensAt: clock.now() + breaker.openMs,
+            cause: error,
+          });
+          return fail(opened, classification, 'circuit_open', attempt, true, breaker.openMs);
+        }
+      }
+      if (aborted || classification.kind === 'abort')
+        return fail(error, classification, 'abort', attempt, false);
+      if (!transient) return fail(error, classification, 'permanent', attempt, true);
+      if (attempt >= maxAttempts) return fail(error, classification, 'exhausted', attempt, true);
+
+      const elapsed = clock.now() - start;
+      const hint = classification.retryAfterMs;
+      if (hint !== undefined && elapsed + hint >= budget) {
+        return fail(error, classification, 'retry_after', attempt, true, hint);
+      }
+      const delayMs = Math.max(backoffDelay(attempt, backoff, random), hint ?? 0);
+      if (elapsed + delayMs >= budget) return fail(error, classification, 'budget', attempt, true);
+
+      telemetry.retrying({ tool, attempt, maxAttempts, delayMs, error, classification, circuitState });
+      try {
+        await (sleep ?? abortableSleep)(delayMs, signal);
+      } catch (reason) {
+        return fail(reason, abortClassification, 'abort', attempt, false);
+      }
+    }
+  }
+}
+
+/**
+ * Runs `fn` under the retry policy (see {@link retryWithOutcome}) and returns its value, or throws what the
+ * outcome holds: the last error, a `CircuitOpenError`, or the caller's abort reason.
+ */
+export async function retry<T>(
+  fn: (context: AttemptContext) => Promise<T> | T,
+  policy: RetryPolicy = {},
+): Promise<T> {
+  validateRetryOptions(policy);
+  const outcome = await retryWithOutcome(fn, policy);
+  if (outcome.ok) return outcome.value;
+  throw outcome.error;
+}

@@ -1,0 +1,121 @@
+import { classifyError } from '../classify/classify.js';
+import type { Classification, ClassifyOptions, ClassifyOverrides } from '../classify/types.js';
+import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
+import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
+import {
+  type AttemptContext,
+  type PolicyRuntime,
+  type RetryOptions,
+  type RetryOutcome,
+  retryWithOutcome,
+  validateRetryOptions,
+} from './retry.js';
+
+/** The resilience options of one tool (the vocabulary `gracefulTool` accepts). */
+export interface ToolPolicyOptions extends ClassifyOverrides {
+  /** Automatic retry of transient errors (defaults: 5 attempts, 100 ms × 2, ±10%, 2 s budget); `false` = one attempt. */
+  retry?: RetryOptions | false;
+  /** Hard limit per attempt in ms (default: none); capped at what remains of the retry budget. */
+  timeoutMs?: number;
+  /** The tool's circuit breaker (defaults: 5 failures, 30 s open, 2 trial successes); `false` = none. */
+  breaker?: CircuitBreakerOptions | false;
+}
+
+/** A tool that answers when the primary one fails for good (permanent, retries exhausted, circuit open). */
+export interface PolicyFallback<T> {
+  name: string;
+  run(signal: AbortSignal | undefined): Promise<T> | T;
+}
+
+/** One call's settings. */
+export interface PolicyCall<T> {
+  /** The caller's signal (the AI SDK's `abortSignal`): its abort is never retried nor counted. */
+  signal?: AbortSignal;
+  /** Where this call reports (e.g. with the turn's trace); default: the policy's telemetry. */
+  telemetry?: ToolTelemetry;
+  fallback?: PolicyFallback<T>;
+}
+
+/** How a call ended: the retry outcome, plus which tool answered when the fallback did. */
+export type ToolPolicyOutcome<T> =
+  | (Extract<RetryOutcome<T>, { ok: true }> & { answeredBy?: string })
+  | Extract<RetryOutcome<T>, { ok: false }>;
+
+/** The composed stack of one tool: fallback ▸ circuit breaker ▸ retry ▸ timeout ▸ call. */
+export interface ToolPolicy {
+  readonly name: string;
+  /** The tool's breaker, shared by every call through this policy; undefined when disabled. */
+  readonly breaker: CircuitBreaker | undefined;
+  /** The classification this tool uses (the default rules with its overrides). */
+  classify(error: unknown): Classification;
+  run<T>(
+    fn: (context: AttemptContext) => Promise<T> | T,
+    call?: PolicyCall<T>,
+  ): Promise<ToolPolicyOutcome<T>>;
+}
+
+/** Decisions after which a fallback may answer; an abort is the caller's and ends the call. */
+const fallbackDecisions = new Set(['permanent', 'exhausted', 'budget', 'retry_after', 'circuit_open']);
+
+/**
+ * Builds the resilience stack of one tool. Options are validated here (a `RangeError` names the bad option), so
+ * wrap tools once, at module level: the breaker lives in the policy and is shared by every run that uses it.
+ */
+export function createToolPolicy(name: string, options: ToolPolicyOptions & PolicyRuntime = {}): ToolPolicy {
+  const retryOptions: RetryOptions =
+    options.retry === false
+      ? { maxAttempts: 1, maxTotalTimeMs: Number.POSITIVE_INFINITY }
+      : (options.retry ?? {});
+  validateRetryOptions({ ...retryOptions, timeoutMs: options.timeoutMs });
+  const breaker =
+    options.breaker === false
+      ? undefined
+      : new CircuitBreaker(name, { clock: options.clock, ...(options.breaker ?? {}) });
+  const overrides: ClassifyOptions = {
+    classify: options.classify,
+    treatAsPermanent: options.treatAsPermanent,
+    treatAsTransient: options.treatAsTransient,
+    unknown: options.unknown,
+    patterns: options.patterns,
+    clock: options.clock,
+  };
+  const classify = (error: unknown) => classifyError(error, overrides);
+  const baseTelemetry = options.telemetry ?? defaultTelemetry;
+
+  return {
+    name,
+    breaker,
+    classify,
+    async run(fn, call = {}) {
+      const telemetry = call.telemetry ?? baseTelemetry;
+      const outcome = await retryWithOutcome(fn, {
+        ...retryOptions,
+        timeoutMs: options.timeoutMs,
+        classify,
+        signal: call.signal,
+        breaker,
+        name,
+        clock: options.clock,
+        sleep: options.sleep,
+        random: options.random,
+        telemetry,
+      });
+      const { fallback } = call;
+      if (outcome.ok || !fallback || !fallbackDecisions.has(outcome.decision)) return outcome;
+      try {
+        const value = await fallback.run(call.signal);
+        telemetry.fallbackUsed({
+          tool: name,
+          fallback: fallback.name,
+          error: outcome.error,
+          classification: outcome.classification,
+        });
+        return { ok: true, value, attempts: outcome.attempts, answeredBy: fallback.name };
+      } catch (error) {
+        // The primary tool's failure is what the model must hear about; the fallback was a best effort.
+        telemetry.logger.warn(`Fallback '${fallback.name}' of tool '${name}' failed too`, { error });
+        return outcome;
+      }
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
+import type { CircuitState } from '../../../src/observe/tool-events.js';
+import { InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
+import { type BreakerOutcome, CircuitBreaker } from '../../../src/policy/circuit-breaker.js';
+import { isolatedTelemetry, virtualTime } from './fixtures.js';
+
+function setup(options: { failureThreshold?: number; successThreshold?: number; openMs?: number } = {}) {
+  const time = virtualTime(1_000);
+  const { telemetry, seen } = isolatedTelemetry();
+  const store = new InMemoryBreakerStore();
+  const breaker = new CircuitBreaker('search', { ...options, clock: time.clock, store });
+  const call = async (outcome: BreakerOutcome) => {
+    const permit = await breaker.acquire(telemetry);
+    return breaker.record(permit, outcome, telemetry);
+  };
+  const transitions = () => seen.flatMap((e) => (e.type === 'circuit_state' ? [`${e.from}>${e.to}`] : []));
+  return { time, breaker, call, telemetry, transitions, store };
+}
+
+describe('CircuitBreaker', () => {
+  it('opens on exactly the 5th consecutive transient failure', async () => {
+    const { call } = setup();
+    for (let i = 1; i <= 4; i++) expect(await call('failure')).toBe('closed');
+    expect(await call('failure')).toBe('open');
+  });
+
+  it('does not open on fail-success-fail patterns', async () => {
+    const { call } = setup();
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 4; i++) await call('failure');
+      expect(await call('success')).toBe('closed');
+    }
+  });
+
+  it('never opens on ignored outcomes (permanent errors, aborts), and they do not reset the count', async () => {
+    const { call } = setup();
+    for (let i = 0; i < 20; i++) expect(await call('ignored')).toBe('closed');
+    for (let i = 0; i < 4; i++) await call('failure');
+    await call('ignored');
+    expect(await call('failure')).toBe('open');
+  });
+
+  it('rejects at once while OPEN with CircuitOpenError and the time left', async () => {
+    const { call, breaker, time, telemetry } = setup();
+    for (let i = 0; i < 5; i++) await call('failure');
+    time.advance(10_000);
+    const error = await breaker.acquire(telemetry).catch((e: unknown) => e);
+    expect(CircuitOpenError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ toolName: 'search', retryAfterMs: 20_000, reopensAt: 31_000 });
+    expect(String(error)).toMatch(/temporarily unavailable.*Try it again in 20 s, or continue without it/);
+  });
+
+  it('HALF_OPEN after openMs admits one trial and rejects the rest at once with a hint', async () => {
+    const { call, breaker, time, telemetry, transitions } = setup();
+    for (let i = 0; i < 5; i++) await call('failure');
+    time.advance(30_000);
+    const trial = await breaker.acquire(telemetry);
+    expect(trial.trial).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      const error = await breaker.acquire(telemetry).catch((e: unknown) => e);
+      expect(CircuitOpenError.isInstance(error) && error.retryAfterMs > 0).toBe(true);
+    }
+    expect(transitions()).toEqual(['closed>open', 'open>half_open']);
+  });
+
+  it('closes after exactly 2 consecutive successful trials', async () => {
+    const { call, time, transitions } = setup();
+    for (let i = 0; i < 5; i++) await call('failure');
+    time.advance(30_000);
+    expect(await call('success')).toBe('half_open');
+    expect(await call('success')).toBe('closed');
+    expect(transitions()).toEqual(['closed>open', 'open>half_open', 'half_open>closed']);
+  });
+
+  it('a failed trial reopens with a fresh openMs', async () => {
+    const { call, breaker, time, telemetry } = setup();
+    for (let i = 0; i < 5; i++) await call('failure');
+    time.advance(30_000);
+    expect(await call('failure')).toBe('open');
+    time.advance(29_999);
+    await expect(breaker.acquire(telemetry)).rejects.toMatchObject({ retryAfterMs: 1 });
+    time.advance(1);
+    await expect(breaker.acquire(telemetry)).resolves.toEqual({ trial: true });
+  });
+
+  it('an ignored outcome during a trial frees the slot without closing or opening', async () => {
+    const { call, breaker, time, telemetry } = setup();
+    for (let i = 0; i < 5; i++) await call('failure');
+    time.advance(30_000);
+    expect(await call('ignored')).toBe('half_open');
+    await expect(breaker.acquire(telemetry)).resolves.toEqual({ trial: true });
+  });
+
+  it('a late result of a call admitted while CLOSED does not count in HALF_OPEN', async () => {
+    const { breaker, call, time, telemetry } = setup({ failureThreshold: 1 });
+    const late = await breaker.acquire(telemetry);
+    await call('failure');
+    time.advance(30_000);
+    await breaker.acquire(telemetry);
+    expect(await breaker.record(late, 'success', telemetry)).toBe('half_open');
+  });
+
+  it('a hung trial holds the slot for at most openMs', async () => {
+    const { call, breaker, time, telemetry } = setup();
+    for (let i = 0; i < 5; i++) await call('failure');
+    time.advance(30_000);
+    await breaker.acquire(telemetry);
+    time.advance(29_999);
+    await expect(breaker.acquire(telemetry)).rejects.toMatchObject({ retryAfterMs: 1 });
+    time.advance(1);
+    await expect(breaker.acquire(telemetry)).resolves.toEqual({ trial: true });
+  });
+
+  it('uses configured thresholds', async () => {
+    const { call, time } = setup({ failureThreshold: 2, successThreshold: 1, openMs: 5 });
+    await call('failure');
+    expect(await call('failure')).toBe('open');
+    time.advance(5);
+    expect(await call('success')).toBe('closed');
+  });
+
+  it('model-based: matches a reference state machine for any sequence of calls, hung calls and waits', async () => {
+    type Op = { kind: 'call'; outcome: BreakerOutcome } | { kind: 'wait'; ms: number } | { kind: 'hang' };
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      {
+        arbitrary: fc.record({
+          kind: fc.constant('call' as const),
+          outcome: fc.constantFrom<BreakerOutcome>('success', 'failure', 'ignored'),
+        }),
+        weight: 6,
+      },
+      {
+        arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 40 }) }),
+        weight: 3,
+      },
+      { arbitrary: fc.record({ kind: fc.constant('hang' as const) }), weight: 2 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { maxLength: 80 }), async (ops) => {
+        const { breaker, time, telemetry } = setup({ failureThreshold: 3, successThreshold: 2, openMs: 30 });
+        const model = { state: 'closed' as CircuitState, failures: 0, successes: 0, openUntil: 0 };
+        let trialStart: number | null = null;
+        const open = (now: number) => {
+          Object.assign(model, { state: 'open', failures: 0, successes: 0, openUntil: now + 30 });
+          trialStart = null;
+        };
+        for (const o of ops) {
+          const now = time.clock.now();
+          if (o.kind === 'wait') {
+            time.advance(o.ms);
+            continue;
+          }
+          let trial = false;
+          let admitted = model.state === 'closed';
+          if (model.state === 'open' ? now >= model.openUntil : model.state === 'half_open') {
+            // A hung trial holds the slot for at most openMs.
+            if (model.state === 'open' || trialStart === null || now - trialStart >= 30) {
+              model.state = 'half_open';
+              trialStart = now;
+              admitted = trial = true;
+            }
+          }
+          const permit = await breaker.acquire(telemetry).catch((e: unknown) => {
+            expect(CircuitOpenError.isInstance(e)).toBe(true);
+            return undefined;
+          });
+          expect(permit).toEqual(admitted ? { trial } : undefined);
+          if (!permit || o.kind === 'hang') continue;
+          if (model.state === 'closed') {
+            if (o.outcome === 'success') model.failures = 0;
+            if (o.outcome === 'failure' && ++model.failures >= 3) open(now);
+          } else if (o.outcome === 'failure') open(now);
+          else {
+            trialStart = null;
+            if (o.outcome === 'success' && ++model.successes >= 2)
+              Object.assign(model, { state: 'closed', successes: 0 });
+          }
+          expect(await breaker.record(permit, o.outcome, telemetry)).toBe(model.state);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

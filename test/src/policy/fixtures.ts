@@ -1,0 +1,41 @@
+import { vi } from 'vitest';
+import { Emitter } from '../../../src/observe/emitter.js';
+import { ToolMetrics } from '../../../src/observe/metrics.js';
+import type { ToolEvent, ToolEventMap } from '../../../src/observe/tool-events.js';
+import { ToolTelemetry } from '../../../src/observe/tool-telemetry.js';
+import type { TurnTrace } from '../../../src/observe/trace.js';
+
+/** A 503: transient for the default classifier. */
+export const unavailable = (message = 'service unavailable') =>
+  Object.assign(new Error(message), { status: 503 });
+/** A 400: permanent for the default classifier. */
+export const badRequest = (message = 'bad request') => Object.assign(new Error(message), { status: 400 });
+
+export const silentLogger = () => ({ debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+
+/** Telemetry with its own sinks, and the events it emitted. */
+export function isolatedTelemetry(trace?: TurnTrace) {
+  const logger = silentLogger();
+  const events = new Emitter<ToolEventMap>(logger);
+  const seen: ToolEvent[] = [];
+  events.subscribe((e) => seen.push(e));
+  const metrics = new ToolMetrics();
+  const telemetry = new ToolTelemetry({ events, metrics, logger, trace });
+  const delays = () => seen.flatMap((e) => (e.type === 'tool_retry' ? [e.delayMs] : []));
+  return { telemetry, events, seen, metrics, logger, delays };
+}
+
+/** A clock and a sleep that advances it at once: fast deterministic loops without timers. */
+export function virtualTime(start = 0) {
+  let now = start;
+  return {
+    clock: { now: () => now },
+    advance: (ms: number) => {
+      now += ms;
+    },
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      if (signal?.aborted) throw signal.reason;
+      now += ms;
+    },
+  };
+}

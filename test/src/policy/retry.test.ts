@@ -1,0 +1,255 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
+import { retry, retryWithOutcome } from '../../../src/policy/retry.js';
+import { badRequest, isolatedTelemetry, unavailable, virtualTime } from './fixtures.js';
+
+const mid = () => 0.5;
+
+describe('retry: delays and attempts', () => {
+  it('retries transient errors with 100, 200, 400, 800 ms at the jitter midpoint, then gives up after 5 attempts', async () => {
+    const { telemetry, delays } = isolatedTelemetry();
+    const time = virtualTime();
+    const errors = [1, 2, 3, 4, 5].map((n) => unavailable(`down ${n}`));
+    const fn = vi.fn(({ attempt }: { attempt: number }) => Promise.reject(errors[attempt - 1]));
+    await expect(retry(fn, { ...time, random: mid, telemetry })).rejects.toBe(errors[4]);
+    expect(fn).toHaveBeenCalledTimes(5);
+    expect(delays()).toEqual([100, 200, 400, 800]);
+  });
+
+  it.each([
+    [0, [90, 180, 360, 720]],
+    [1 - 2 ** -53, [110, 220, 440, 880]],
+  ])('random() = %d gives the jitter extreme %j', async (r, expected) => {
+    const { telemetry, delays } = isolatedTelemetry();
+    await retry(() => Promise.reject(unavailable()), { ...virtualTime(), random: () => r, telemetry }).catch(
+      () => {},
+    );
+    for (const [i, d] of delays().entries()) expect(d).toBeCloseTo(expected[i]!, 6);
+  });
+
+  it('returns the value once an attempt succeeds, passing the attempt number and a signal', async () => {
+    const seen: number[] = [];
+    const value = await retry(
+      ({ attempt, signal }) => {
+        seen.push(attempt);
+        expect(signal).toBeInstanceOf(AbortSignal);
+        return attempt < 3 ? Promise.reject(unavailable()) : Promise.resolve('ok');
+      },
+      { ...virtualTime(), random: mid, telemetry: isolatedTelemetry().telemetry },
+    );
+    expect(value).toBe('ok');
+    expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('never retries a permanent error', async () => {
+    const fn = vi.fn(() => Promise.reject(badRequest()));
+    const outcome = await retryWithOutcome(fn, {
+      ...virtualTime(),
+      telemetry: isolatedTelemetry().telemetry,
+    });
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(outcome).toMatchObject({ ok: false, decision: 'permanent', attempts: 1 });
+  });
+
+  it('uses an injected classifier', async () => {
+    const fn = vi.fn(() => Promise.reject(badRequest()));
+    await retry(fn, {
+      ...virtualTime(),
+      classify: () => ({ kind: 'transient', reason: 'test' }),
+      maxAttempts: 3,
+      telemetry: isolatedTelemetry().telemetry,
+    }).catch(() => {});
+    expect(fn).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('retry: total budget', () => {
+  it('starts no attempt after maxTotalTimeMs', async () => {
+    const time = virtualTime();
+    const starts: number[] = [];
+    const outcome = await retryWithOutcome(
+      () => {
+        starts.push(time.clock.now());
+        time.advance(300);
+        return Promise.reject(unavailable());
+      },
+      { ...time, random: mid, telemetry: isolatedTelemetry().telemetry },
+    );
+    // 0 ▸ 300 + 100 ▸ 700 + 200 ▸ 1200 + 400 ▸ 1900 + 800 = 2700 > 2000: stop.
+    expect(starts).toEqual([0, 400, 900, 1600]);
+    expect(outcome).toMatchObject({ ok: false, decision: 'budget', attempts: 4 });
+  });
+
+  it('honours a retry-after hint that fits the budget', async () => {
+    const { telemetry, delays } = isolatedTelemetry();
+    await retry(() => Promise.reject(unavailable()), {
+      ...virtualTime(),
+      random: mid,
+      maxAttempts: 2,
+      classify: () => ({ kind: 'transient', reason: 'status:429', retryAfterMs: 700 }),
+      telemetry,
+    }).catch(() => {});
+    expect(delays()).toEqual([700]);
+  });
+
+  it('stops and keeps the hint when the retry-after is longer than what remains', async () => {
+    const fn = vi.fn(() => Promise.reject(unavailable()));
+    const outcome = await retryWithOutcome(fn, {
+      ...virtualTime(),
+      classify: () => ({ kind: 'transient', reason: 'status:429', retryAfterMs: 5_000 }),
+      telemetry: isolatedTelemetry().telemetry,
+    });
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(outcome).toMatchObject({ ok: false, decision: 'retry_after', retryAfterMs: 5_000 });
+  });
+
+  it('property: every delay is within ±jitter of its base and under the cap; no attempt starts past the budget', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          initialDelayMs: fc.integer({ min: 0, max: 1_000 }),
+          multiplier: fc.double({ min: 1, max: 4, noNaN: true }),
+          maxDelayMs: fc.integer({ min: 0, max: 3_000 }),
+          jitter: fc.double({ min: 0, max: 0.99, noNaN: true }),
+          maxTotalTimeMs: fc.integer({ min: 0, max: 10_000 }),
+          maxAttempts: fc.integer({ min: 1, max: 8 }),
+        }),
+        fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), {
+          minLength: 8,
+          maxLength: 8,
+        }),
+        fc.array(fc.integer({ min: 0, max: 2_000 }), { minLength: 8, maxLength: 8 }),
+        async (policy, randoms, durations) => {
+          const time = virtualTime();
+          const { telemetry, seen } = isolatedTelemetry();
+          const starts: number[] = [];
+          let r = 0;
+          await retryWithOutcome(
+            ({ attempt }) => {
+              starts.push(time.clock.now());
+              time.advance(durations[attempt - 1]!);
+              return Promise.reject(unavailable());
+            },
+            { ...policy, ...time, random: () => randoms[r++]!, telemetry },
+          );
+          expect(starts.length).toBeLessThanOrEqual(policy.maxAttempts);
+          for (const start of starts.slice(1)) expect(start).toBeLessThan(policy.maxTotalTimeMs);
+          for (const event of seen) {
+            if (event.type !== 'tool_retry') continue;
+            const base = policy.initialDelayMs * policy.multiplier ** (event.attempt - 1);
+            expect(event.delayMs).toBeLessThanOrEqual(policy.maxDelayMs);
+            expect(event.delayMs).toBeLessThanOrEqual(base * (1 + policy.jitter) + 1e-9);
+            expect(event.delayMs).toBeGreaterThanOrEqual(
+              Math.min(policy.maxDelayMs, base * (1 - policy.jitter)) - 1e-9,
+            );
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: at the default ±10% jitter every delay is within 10% of 100 × 2^(n−1)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), {
+          minLength: 4,
+          maxLength: 4,
+        }),
+        async (randoms) => {
+          const { telemetry, delays } = isolatedTelemetry();
+          let r = 0;
+          await retryWithOutcome(() => Promise.reject(unavailable()), {
+            ...virtualTime(),
+            maxTotalTimeMs: Number.POSITIVE_INFINITY,
+            random: () => randoms[r++]!,
+            telemetry,
+          });
+          delays().forEach((d, i) => {
+            const base = 100 * 2 ** i;
+            expect(Math.abs(d - base)).toBeLessThanOrEqual(base * 0.1 + 1e-9);
+          });
+          expect(delays()).toHaveLength(4);
+        },
+      ),
+    );
+  });
+});
+
+describe('retry: aborts and timeouts (fake timers)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('an abort during the backoff sleep rejects at once with the reason, and no further attempt starts', async () => {
+    const controller = new AbortController();
+    const fn = vi.fn(() => Promise.reject(unavailable()));
+    const promise = retry(fn, {
+      signal: controller.signal,
+      random: mid,
+      telemetry: isolatedTelemetry().telemetry,
+    });
+    const settled = vi.fn();
+    promise.catch(settled);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(fn).toHaveBeenCalledTimes(1);
+    const reason = new Error('user stopped');
+    controller.abort(reason);
+    await expect(promise).rejects.toBe(reason);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('cuts off an attempt that ignores its signal at timeoutMs, then retries it', async () => {
+    const signals: AbortSignal[] = [];
+    const fn = vi.fn(({ signal }: { signal: AbortSignal }) => {
+      signals.push(signal);
+      return fn.mock.calls.length === 1 ? new Promise<string>(() => {}) : Promise.resolve('second');
+    });
+    const promise = retry(fn, { timeoutMs: 500, random: mid, telemetry: isolatedTelemetry().telemetry });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(ToolTimeoutError.isInstance(signals[0]!.reason)).toBe(true);
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(promise).resolves.toBe('second');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('caps each attempt timeout at what remains of the budget', async () => {
+    const { telemetry, seen } = isolatedTelemetry();
+    const promise = retryWithOutcome(() => new Promise(() => {}), {
+      timeoutMs: 1_000,
+      maxTotalTimeMs: 1_500,
+      random: mid,
+      telemetry,
+    });
+    await vi.advanceTimersByTimeAsync(1_500);
+    const outcome = await promise;
+    const timeouts = seen.flatMap((e) => (e.type === 'tool_timeout' ? [e.timeoutMs] : []));
+    // Attempt 1 at 0 ms (1000), backoff 100, attempt 2 at 1100 ms with 400 ms left.
+    expect(timeouts).toEqual([1_000, 400]);
+    expect(outcome).toMatchObject({ ok: false, decision: 'budget', attempts: 2 });
+    expect(ToolTimeoutError.isInstance(outcome.ok ? undefined : outcome.error)).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("a caller's abort during an attempt is not a timeout and is not retried", async () => {
+    const controller = new AbortController();
+    const fn = vi.fn(() => new Promise(() => {}));
+    const { telemetry, seen } = isolatedTelemetry();
+    const promise = retryWithOutcome(fn, { signal: controller.signal, timeoutMs: 1_000, telemetry });
+    await vi.advanceTimersByTimeAsync(10);
+    controller.abort('stop');
+    const outcome = await promise;
+    expect(outcome).toMatchObject({ ok: false, decision: 'abort', error: 'stop' });
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(seen.some((e) => e.type === 'tool_timeout')).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('leaves no timer behind after a success with a timeout', async () => {
+    await retry(() => Promise.resolve(1), { timeoutMs: 1_000, telemetry: isolatedTelemetry().telemetry });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

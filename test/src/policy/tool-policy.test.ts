@@ -1,0 +1,195 @@
+import { describe, expect, it, vi } from 'vitest';
+import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
+import { TurnTrace } from '../../../src/observe/trace.js';
+import { createToolPolicy } from '../../../src/policy/tool-policy.js';
+import { badRequest, isolatedTelemetry, unavailable, virtualTime } from './fixtures.js';
+
+function policy(options: Parameters<typeof createToolPolicy>[1] = {}) {
+  const time = virtualTime();
+  const sinks = isolatedTelemetry();
+  const p = createToolPolicy('weather', {
+    ...time,
+    random: () => 0.5,
+    telemetry: sinks.telemetry,
+    ...options,
+  });
+  return { p, time, ...sinks };
+}
+
+describe('createToolPolicy: breaker counts attempts', () => {
+  it('stops retrying when a failed attempt opens the breaker and returns CircuitOpenError caused by it', async () => {
+    const { p, metrics } = policy({ breaker: { failureThreshold: 3 } });
+    const errors: Error[] = [];
+    const fn = vi.fn(() => {
+      const error = unavailable(`down ${errors.length}`);
+      errors.push(error);
+      return Promise.reject(error);
+    });
+    const outcome = await p.run(fn);
+    expect(fn).toHaveBeenCalledTimes(3);
+    expect(outcome).toMatchObject({ ok: false, decision: 'circuit_open', attempts: 3, retryAfterMs: 30_000 });
+    const error = outcome.ok ? undefined : outcome.error;
+    expect(CircuitOpenError.isInstance(error) && error.cause).toBe(errors[2]);
+    expect(metrics.snapshot().weather).toMatchObject({
+      error_count: 3,
+      transient_error_count: 3,
+      retry_count: 2,
+      circuit_breaker_opens: 1,
+    });
+  });
+
+  it('later calls fail fast without running the tool, then a trial runs after openMs', async () => {
+    const { p, time } = policy({ breaker: { failureThreshold: 1 } });
+    await p.run(() => Promise.reject(unavailable()));
+    const fn = vi.fn(async () => 'ok');
+    const rejected = await p.run(fn);
+    expect(fn).not.toHaveBeenCalled();
+    expect(rejected).toMatchObject({ ok: false, decision: 'circuit_open', attempts: 0 });
+    time.advance(30_000);
+    await expect(p.run(fn)).resolves.toMatchObject({ ok: true, value: 'ok' });
+  });
+
+  it("permanent errors and the caller's aborts never open the breaker", async () => {
+    const { p } = policy({ breaker: { failureThreshold: 1 } });
+    for (let i = 0; i < 5; i++) await p.run(() => Promise.reject(badRequest()));
+    const controller = new AbortController();
+    await p.run(
+      () => {
+        controller.abort('stop');
+        return Promise.reject(unavailable());
+      },
+      { signal: controller.signal },
+    );
+    expect(await p.breaker!.state()).toBe('closed');
+  });
+
+  it('breaker: false and retry: false give one bare attempt', async () => {
+    const { p } = policy({ breaker: false, retry: false });
+    const fn = vi.fn(() => Promise.reject(unavailable()));
+    for (let i = 0; i < 10; i++)
+      expect(await p.run(fn)).toMatchObject({ decision: 'exhausted', attempts: 1 });
+    expect(fn).toHaveBeenCalledTimes(10);
+    expect(p.breaker).toBeUndefined();
+  });
+});
+
+describe('createToolPolicy: classification overrides', () => {
+  it('treatAsPermanent turns a transient status into a permanent one', async () => {
+    const { p } = policy({ treatAsPermanent: [503] });
+    const fn = vi.fn(() => Promise.reject(unavailable()));
+    expect(await p.run(fn)).toMatchObject({ decision: 'permanent' });
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('treatAsTransient turns a permanent status into a retried one', async () => {
+    const { p } = policy({ treatAsTransient: [400], breaker: false });
+    const fn = vi.fn(() => Promise.reject(badRequest()));
+    expect(await p.run(fn)).toMatchObject({ decision: 'exhausted', attempts: 5 });
+  });
+
+  it('a classify hook wins, and unknown: permanent stops retrying unrecognised errors', async () => {
+    const hooked = policy({ classify: () => 'permanent' });
+    expect(await hooked.p.run(() => Promise.reject(unavailable()))).toMatchObject({ decision: 'permanent' });
+    const strict = policy({ unknown: 'permanent' });
+    const fn = vi.fn(() => Promise.reject(new Error('something odd')));
+    expect(await strict.p.run(fn)).toMatchObject({ decision: 'permanent' });
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('unknown errors are transient by default (retried)', async () => {
+    const { p } = policy({ breaker: false });
+    const fn = vi.fn(() => Promise.reject(new Error('something odd')));
+    expect(await p.run(fn)).toMatchObject({ decision: 'exhausted', attempts: 5 });
+  });
+});
+
+describe('createToolPolicy: fallback', () => {
+  it('answers with the fallback after a permanent failure and says which tool answered', async () => {
+    const { p, seen } = policy();
+    const outcome = await p.run(() => Promise.reject(badRequest()), {
+      fallback: { name: 'weather_backup', run: async () => 'sunny' },
+    });
+    expect(outcome).toEqual({ ok: true, value: 'sunny', attempts: 1, answeredBy: 'weather_backup' });
+    expect(seen.find((e) => e.type === 'fallback_used')).toMatchObject({
+      tool: 'weather',
+      fallback: 'weather_backup',
+    });
+  });
+
+  it('answers with the fallback when the circuit is open, never after an abort', async () => {
+    const { p } = policy({ breaker: { failureThreshold: 1 } });
+    const fallback = { name: 'backup', run: vi.fn(async () => 'b') };
+    expect(await p.run(() => Promise.reject(unavailable()), { fallback })).toMatchObject({
+      answeredBy: 'backup',
+    });
+    expect(await p.run(() => 'never', { fallback })).toMatchObject({ answeredBy: 'backup' });
+    const aborted = await p.run(() => 'x', { signal: AbortSignal.abort('stop'), fallback });
+    expect(aborted).toMatchObject({ ok: false, decision: 'abort' });
+    expect(fallback.run).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps the primary failure when the fallback fails too', async () => {
+    const { p } = policy();
+    const primary = badRequest();
+    const outcome = await p.run(() => Promise.reject(primary), {
+      fallback: { name: 'b', run: () => Promise.reject(new Error('also down')) },
+    });
+    expect(outcome).toMatchObject({ ok: false, error: primary });
+  });
+});
+
+describe('createToolPolicy: validation and observability', () => {
+  it.each([
+    [{ retry: { maxAttempts: 0 } }, 'retry.maxAttempts'],
+    [{ retry: { maxAttempts: 2.5 } }, 'retry.maxAttempts'],
+    [{ retry: { initialDelayMs: -1 } }, 'retry.initialDelayMs'],
+    [{ retry: { maxDelayMs: Number.NaN } }, 'retry.maxDelayMs'],
+    [{ retry: { jitter: 1 } }, 'retry.jitter'],
+    [{ retry: { jitter: -0.1 } }, 'retry.jitter'],
+    [{ retry: { multiplier: 0.5 } }, 'retry.multiplier'],
+    [{ retry: { maxTotalTimeMs: -5 } }, 'retry.maxTotalTimeMs'],
+    [{ timeoutMs: 0 }, 'timeoutMs'],
+    [{ breaker: { failureThreshold: 0 } }, 'breaker.failureThreshold'],
+    [{ breaker: { successThreshold: 1.5 } }, 'breaker.successThreshold'],
+    [{ breaker: { openMs: Number.NaN } }, 'breaker.openMs'],
+  ])('rejects %j at wrap time with a RangeError naming %s', (options, name) => {
+    expect(() => createToolPolicy('t', options)).toThrow(RangeError);
+    expect(() => createToolPolicy('t', options)).toThrow(`'${name}'`);
+  });
+
+  it('logs each retry at warn as "Tool \'<name>\' failed (attempt k/n), retrying in X.Xs: <error>"', async () => {
+    const { p, logger } = policy({ breaker: false, retry: { maxAttempts: 2 } });
+    await p.run(() => Promise.reject(unavailable('upstream 503')));
+    expect(logger.warn).toHaveBeenCalledWith(
+      "Tool 'weather' failed (attempt 1/2), retrying in 0.1s: upstream 503",
+      expect.anything(),
+    );
+  });
+
+  it('a throwing listener never changes the outcome', async () => {
+    const { p, events } = policy({ breaker: { failureThreshold: 2 } });
+    events.subscribe(() => {
+      throw new Error('bad listener');
+    });
+    let n = 0;
+    const outcome = await p.run(() => (++n < 2 ? Promise.reject(unavailable()) : Promise.resolve('ok')));
+    expect(outcome).toEqual({ ok: true, value: 'ok', attempts: 2 });
+  });
+
+  it('records every decision into the turn trace, JSON-serialisable', async () => {
+    const trace = new TurnTrace();
+    const { p, telemetry } = policy({ breaker: { failureThreshold: 2 } });
+    await p.run(() => Promise.reject(unavailable()), { telemetry: telemetry.withTrace(trace) });
+    const json = JSON.parse(JSON.stringify(trace));
+    expect(
+      json.entries.map((e: { event_type: string; decision: string }) => `${e.event_type}:${e.decision}`),
+    ).toEqual(['tool_retry:retry', 'circuit_state:open', 'tool_failed:give_up:circuit_open']);
+    expect(json.entries[0]).toMatchObject({
+      tool_id: 'weather',
+      error: 'Error: service unavailable',
+      classification: { kind: 'transient' },
+      circuit_breaker_state: 'closed',
+      retry_count: 1,
+    });
+  });
+});
