@@ -22,7 +22,16 @@ export type {
   PatternSetOverride,
   PatternSets,
 } from '../../src/classify/types.js';
+export { AggregateToolError, type ToolFailure } from '../../src/errors/aggregate-tool-error.js';
 export { ContextOverflowError } from '../../src/errors/context-overflow-error.js';
+export {
+  DEFAULT_MAX_ERROR_CHARS,
+  formatToolError,
+  type ToolErrorContext,
+  type ToolErrorGuidance,
+} from '../../src/errors/format-for-model.js';
+export { ModelRetry } from '../../src/errors/model-retry.js';
+export { type RedactOption, redactSecrets } from '../../src/errors/redact.js';
 export {
   RetryCancelledError,
   RetryDelayTooLongError,
@@ -34,6 +43,7 @@ export {
 export { StreamConsumedError } from '../../src/errors/stream-consumed-error.js';
 export { type StreamErrorFields, StreamFailedError } from '../../src/errors/stream-failed-error.js';
 export { StreamStalledError } from '../../src/errors/stream-stalled-error.js';
+export { UnexpectedModelBehavior } from '../../src/errors/unexpected-model-behavior.js';
 export { type CompactionContext, type CompactStrategy, trimContext } from '../../src/session/compaction.js';
 export { contextFromEntries, type SessionEntry } from '../../src/session/entries.js';
 export type {
@@ -61,6 +71,14 @@ export {
   type UsageLimitAnswer,
 } from './agent-session.js';
 export { generateText } from './generate-text.js';
+export { type GracefulRepairOptions, gracefulRepairToolCall } from './graceful-repair-tool-call.js';
+export {
+  type GracefulToolOptions,
+  getRetryInfo,
+  gracefulTool,
+  gracefulTools,
+  type RetryInfo,
+} from './graceful-tool.js';
 export type { GracefulCallOptions } from './guard-call-options.js';
 export {
   type GracefulResetPart,

@@ -26,7 +26,7 @@ export class AggregateToolError extends GracefulError {
     this.errors = errors;
   }
 
-  static isInstance(error: unknown): error is AggregateToolError {
+  static override isInstance(error: unknown): error is AggregateToolError {
     return hasMarker(error, marker);
   }
 }

@@ -12,7 +12,7 @@ export class ModelRetry extends GracefulError {
     super('ModelRetry', message, options);
   }
 
-  static isInstance(error: unknown): error is ModelRetry {
+  static override isInstance(error: unknown): error is ModelRetry {
     return hasMarker(error, marker);
   }
 }

@@ -21,7 +21,7 @@ export class UnexpectedModelBehavior extends GracefulError {
     this.retries = retries;
   }
 
-  static isInstance(error: unknown): error is UnexpectedModelBehavior {
+  static override isInstance(error: unknown): error is UnexpectedModelBehavior {
     return hasMarker(error, marker);
   }
 }
