@@ -31,19 +31,24 @@ const networkCodes = new Set(networkErrorCodes);
 const abortCodes = new Set(['ABORT_ERR', 'UND_ERR_ABORTED']);
 const permanentNames = new Set(permanentErrorNames);
 const timeoutNames = new Set(timeoutErrorNames);
-const ownTransient = [errorMarker('ToolTimeoutError')];
-const ownPermanent = [errorMarker('ModelRetry'), errorMarker('CircuitOpenError')];
-const ownOverflow = errorMarker('ContextOverflowError');
+/** graceful-ai's own errors carry their verdict, whatever their cause says. */
+const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: string]> = [
+  [errorMarker('ToolTimeoutError'), 'transient', 'name:ToolTimeoutError'],
+  [errorMarker('ModelRetry'), 'permanent', 'name:ModelRetry'],
+  [errorMarker('CircuitOpenError'), 'permanent', 'name:CircuitOpenError'],
+  [errorMarker('ContextOverflowError'), 'overflow', 'name:ContextOverflowError'],
+];
 
 /**
  * Decides what to do about an error: `transient` (retry it), `permanent` (give up), `overflow` (the context is
  * full: compact, never retry as is) or `abort` (the caller stopped: never retried, never counted).
  *
- * Order: the per-call overrides (`classify` hook, then `treatAsPermanent`/`treatAsTransient`) → the caller's
- * aborted `signal` → graceful-ai's own errors (ToolTimeoutError transient; ModelRetry and CircuitOpenError
+ * Order: the caller's aborted `signal` → the per-call overrides (`classify` hook, then `treatAsPermanent`, then
+ * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError transient; ModelRetry and CircuitOpenError
  * permanent; ContextOverflowError overflow) → abort (AbortError) → context overflow → quota/billing/usage limits
- * (permanent, even on a 429, unless the server asked for a retry within `shortRetryWindowMs`) → HTTP status →
- * (408, 429 and 5xx but 501 are transient, other 4xx permanent) → provider code → Node network code → timeout/validation error names → `isRetryable` → retryable text →
+ * (permanent, even on a 429, unless the server asked for a retry within `shortRetryWindowMs`) → HTTP status
+ * (408, 429 and 5xx except 501 transient, other 4xx permanent) → provider code → Node network code →
+ * timeout/validation error names → `isRetryable` → retryable text →
  * permanent text → `options.unknown` (default `'transient'`). Structured fields are read along the whole cause
  * chain before any text; the text (messages and response bodies) is scanned only in a bounded view
  * (first 16 KiB and last 4 KiB). Never throws for any input; only a throwing `classify` hook propagates.
@@ -61,6 +66,8 @@ export function classifyError(error: unknown, options: ClassifyOptions = {}): Cl
     return ms === undefined ? { kind, reason } : { kind, reason, retryAfterMs: ms };
   };
 
+  // An aborted call is a fact about the call, not about the error: no override makes it retryable.
+  if (options.signal?.aborted) return { kind: 'abort', reason: 'signal:aborted' };
   const hooked = options.classify?.(error);
   if (hooked !== undefined) return typeof hooked === 'string' ? verdict(hooked, 'override:classify') : hooked;
   const permanentMatch = matchManifest(options.treatAsPermanent, facts);
@@ -95,16 +102,12 @@ function classifyByRules(
   options: ClassifyOptions,
   retryAfterMs: () => number | undefined,
 ): Rule | undefined {
-  if (options.signal?.aborted) return ['abort', 'signal:aborted'];
   const patterns = resolvePatterns(options.patterns);
   const codes = facts.codes.map((c) => c.toLowerCase());
 
-  // graceful-ai's own errors carry their verdict, whatever their cause says.
   for (const node of facts.nodes) {
-    if (ownTransient.some((m) => hasMarker(node, m))) return ['transient', 'name:ToolTimeoutError'];
-    const permanent = ownPermanent.find((m) => hasMarker(node, m));
-    if (permanent) return ['permanent', `name:${permanent.description?.split('.').pop()}`];
-    if (hasMarker(node, ownOverflow)) return ['overflow', 'name:ContextOverflowError'];
+    const own = ownVerdicts.find(([marker]) => hasMarker(node, marker));
+    if (own) return [own[1], own[2]];
   }
 
   if (facts.names.includes('AbortError')) return ['abort', 'name:AbortError'];

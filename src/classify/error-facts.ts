@@ -135,11 +135,11 @@ export function errorFacts(error: unknown): ErrorFacts {
     // Bedrock names its exception in a header: "ThrottlingException:http://internal.amazon.com/coral/…".
     const amznType = headerValue(read(node, 'responseHeaders'), 'x-amzn-errortype');
     if (amznType !== undefined) addCode(amznType.split(':')[0]);
+    // The body holds what the message may lack (OpenRouter's upstream error in `metadata.raw`, Gemini's
+    // RetryInfo); a stream-error object has no body, only the parsed `data`.
     const body = read(node, 'responseBody');
     if (typeof body === 'string') addText(body);
     else if (data !== undefined) addText(safeJson(data));
-    // OpenRouter wraps the upstream provider's error text: {"error":{"message":"Provider returned error",
-    // "metadata":{"raw":"…"}}}; it is in the body already, but a stream-error object may only carry `data`.
   }
   texts.push(...codes);
   return { nodes, status, codes, names, isRetryable, text: boundedView(texts.join('\n')), headers };

@@ -331,6 +331,16 @@ describe('classifyError: overrides win over the rules, in both directions', () =
     expect(classifyError(serviceDown, { classify: () => undefined }).reason).toBe('status:503');
     const abort = new DOMException('aborted', 'AbortError');
     expect(classifyError(abort, { classify: () => 'transient' }).kind).toBe('transient');
+    // …but no override makes a call the caller aborted retryable.
+    const controller = new AbortController();
+    controller.abort();
+    const signal = controller.signal;
+    expect(
+      classifyError(abort, { signal, classify: () => 'transient', treatAsTransient: ['AbortError'] }),
+    ).toEqual({
+      kind: 'abort',
+      reason: 'signal:aborted',
+    });
   });
 
   it('manifests by status', () => {
