@@ -151,6 +151,21 @@ describe('the loopback server', () => {
     }
   });
 
+  it('stamps requests and answers with the injected clock', async () => {
+    const mock = await startMockOpenAI({
+      script: [reply.text('x')],
+      clock: { now: () => 1_700_000_000_500 },
+    });
+    try {
+      const model = createOpenAI({ apiKey: 'k', baseURL: mock.url }).chat('m');
+      const result = await generateText({ model, prompt: 'hi', maxRetries: 0 });
+      expect(mock.requests[0]?.time).toBe(1_700_000_000_500);
+      expect(result.response.timestamp).toEqual(new Date(1_700_000_000_000));
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('close() ends a stalled stream instead of waiting for it', async () => {
     const mock = await startMockOpenAI({
       script: [reply.text('Hello', { fault: streamFault.stall({ afterChars: 2 }) })],
