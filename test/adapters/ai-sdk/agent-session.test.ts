@@ -102,6 +102,10 @@ describe.each<Api>(['chat', 'responses'])('AgentSession over the %s API', (api) 
       'auto_retry_end',
       'turn_end',
     ]);
+    expect(s.events.find((e) => e.type === 'attempt_error')).toMatchObject({
+      kind: 'transient',
+      reason: 'status:503',
+    });
     expect(s.events.filter((e) => e.type === 'text_delta').length).toBeGreaterThan(0);
     expect(s.session.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(s.requests).toHaveLength(3);
