@@ -163,7 +163,8 @@ class GuardedCall {
         const result = await attempt.open();
         const preamble: Part[] = [];
         for (;;) {
-          const part = await attempt.read();
+          const next = await attempt.read();
+          const part = next.done ? undefined : next.value;
           if (part === undefined || !preambleTypes.has(part.type)) {
             if (part?.type === 'error') throw part.error;
             if (part !== undefined) preamble.push(part);
@@ -232,27 +233,37 @@ class GuardedCall {
     };
     return new ReadableStream<Part>(
       {
-        pull: async (controller) => {
+        pull: (controller) => {
           if (done) return;
-          try {
-            if (head.length > 0) {
-              for (const part of head.splice(0)) pass(controller, part);
-              if (ended) finish(controller);
-              return;
-            }
-            const part = await attempt.read();
-            if (part === undefined) return finish(controller);
-            if (part.type === 'error') throw part.error;
-            pass(controller, part);
-          } catch (error) {
+          const fail = (error: unknown) => {
             attempt.stop();
             done = true;
-            await this.#afterLateFailure(n, recorder, emitted, error, controller);
+            return this.#afterLateFailure(n, recorder, emitted, error, controller);
+          };
+          if (head.length > 0) {
+            try {
+              for (const part of head.splice(0)) pass(controller, part);
+            } catch (error) {
+              return fail(error);
+            }
+            if (ended) finish(controller);
+            return;
           }
+          // The hot path: no async function, one promise per part.
+          return attempt.read().then((next) => {
+            if (next.done) return finish(controller);
+            if (next.value.type === 'error') return fail(next.value.error);
+            try {
+              pass(controller, next.value);
+            } catch (error) {
+              return fail(error);
+            }
+          }, fail);
         },
         cancel: (reason) => attempt.cancel(reason),
       },
-      { highWaterMark: 0 },
+      // Pull is only called with an empty queue, so `controller.error` never drops a part the consumer has not read.
+      { highWaterMark: 1 },
     );
   }
 
@@ -373,15 +384,10 @@ class StreamAttempt {
     return result;
   }
 
-  /** The next part, or `undefined` at the end. Rejects with {@link StreamStalledError} on a stall. */
-  async read(): Promise<Part | undefined> {
-    const { done, value } = await this.#watch(this.#reader!.read());
-    return done ? undefined : value;
-  }
-
-  #watch<T>(promise: PromiseLike<T>): Promise<T> {
-    if (this.#stall === undefined) return Promise.resolve(promise);
-    return this.#stall.race(promise);
+  /** The next read of the provider stream. Rejects with {@link StreamStalledError} on a stall. */
+  read(): Promise<ReadableStreamReadResult<Part>> {
+    const read = this.#reader!.read();
+    return this.#stall === undefined ? read : this.#stall.race(read);
   }
 
   /** Ends the attempt: stops the stall watch and releases the provider stream. */

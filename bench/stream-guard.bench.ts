@@ -1,0 +1,178 @@
+import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { streamText as sdkStreamText, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { isResetPart } from '../adapters/ai-sdk/reset-part.js';
+import { streamGuard } from '../adapters/ai-sdk/stream-guard.js';
+import { streamText } from '../adapters/ai-sdk/stream-text.js';
+import { lastUserText, reply, type Step, startMockOpenAI, streamFault } from '../mocks/index.js';
+import { type Bench, compareAlternating, median, round, timeOnce } from './harness.js';
+
+const DELTAS = 10_000;
+
+function deltaModel(): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    doStream: async () => {
+      let i = 0;
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        pull(controller) {
+          if (i === 0) {
+            controller.enqueue({ type: 'stream-start', warnings: [] });
+            controller.enqueue({ type: 'text-start', id: 't' });
+          }
+          if (i < DELTAS) controller.enqueue({ type: 'text-delta', id: 't', delta: 'ab' });
+          else {
+            controller.enqueue({ type: 'text-end', id: 't' });
+            controller.enqueue({
+              type: 'finish',
+              finishReason: { unified: 'stop', raw: 'stop' },
+              usage: {
+                inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+                outputTokens: { total: DELTAS, text: DELTAS, reasoning: undefined },
+              },
+            });
+            controller.close();
+          }
+          i++;
+        },
+      });
+      return { stream };
+    },
+  });
+}
+
+async function consumeText(stream: AsyncIterable<string>): Promise<number> {
+  let chars = 0;
+  for await (const delta of stream) chars += delta.length;
+  return chars;
+}
+
+/** mulberry32: a seeded PRNG so every chaos run plays the same faults. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ANSWERS = 200;
+const answerText = (i: number) =>
+  `Answer ${i}: ${'the quick brown fox jumps over the lazy dog, '.repeat(6 + (i % 5))}done.`;
+
+/** The first request for answer i is faulted per the seeded plan; any later request for it is answered cleanly. */
+function chaosPlan(seed: number): Map<number, Step> {
+  const random = seeded(seed);
+  const plan = new Map<number, Step>();
+  for (let i = 0; i < ANSWERS; i++) {
+    const text = answerText(i);
+    const roll = random();
+    const afterChars = 1 + Math.floor(random() * (text.length - 2));
+    if (roll < 0.3) plan.set(i, reply.text(text, { fault: streamFault.cut({ afterChars }) }));
+    else if (roll < 0.4) plan.set(i, reply.text(text, { fault: streamFault.error({ afterChars }) }));
+    else plan.set(i, reply.text(text));
+  }
+  return plan;
+}
+
+interface ChaosStats {
+  complete: number;
+  duplicatedChars: number;
+  requests: number;
+  medianMs: number;
+}
+
+async function chaos(variant: 'plain' | 'graceful'): Promise<ChaosStats> {
+  const plan = chaosPlan(42);
+  const seen = new Set<number>();
+  const mock = await startMockOpenAI({
+    script: (request) => {
+      const i = Number(/#(\d+)/.exec(lastUserText(request) ?? '')?.[1]);
+      const first = !seen.has(i);
+      seen.add(i);
+      return first ? plan.get(i) : reply.text(answerText(i));
+    },
+  });
+  const model = createOpenAI({ apiKey: 'sk-bench', baseURL: mock.url }).chat('gpt-mock');
+  let complete = 0;
+  let duplicatedChars = 0;
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < ANSWERS; i++) {
+      const expected = answerText(i);
+      let raw = '';
+      let view = '';
+      times.push(
+        await timeOnce(async () => {
+          const options = { model, prompt: `answer #${i}`, onError: () => {} };
+          const result =
+            variant === 'plain'
+              ? sdkStreamText({ ...options, maxRetries: 0, streamRetries: 2 })
+              : streamText({ ...options, graceful: { sleep: async () => {} } });
+          try {
+            for await (const part of result.fullStream) {
+              if (part.type === 'text-delta') {
+                raw += part.text;
+                view += part.text;
+              } else if (isResetPart(part)) view = '';
+            }
+          } catch {
+            // An errored stream: the answer is incomplete, counted below.
+          }
+        }),
+      );
+      if (view === expected) complete++;
+      duplicatedChars += Math.max(0, raw.length - expected.length);
+    }
+    return { complete, duplicatedChars, requests: mock.requests.length, medianMs: round(median(times)) };
+  } finally {
+    await mock.close();
+  }
+}
+
+export const benches: Bench[] = [
+  {
+    name: 'stream guard overhead (10,000 deltas)',
+    async run() {
+      const plain = deltaModel();
+      const guarded = wrapLanguageModel({ model: deltaModel(), middleware: streamGuard() });
+      const { medianA, medianB, ratio } = await compareAlternating(
+        () => consumeText(sdkStreamText({ model: plain, prompt: 'x', maxRetries: 0 }).textStream),
+        () => consumeText(sdkStreamText({ model: guarded, prompt: 'x', maxRetries: 0 }).textStream),
+        { rounds: 30, warmup: 5 },
+      );
+      return {
+        name: 'stream guard overhead (10,000 deltas)',
+        metrics: { plainMs: round(medianA), guardedMs: round(medianB), ratio: round(ratio) },
+        target: 'ratio <= 1.05',
+        met: ratio <= 1.05,
+      };
+    },
+  },
+  {
+    name: 'stream chaos (200 answers, 30% cut, 10% in-band error)',
+    async run() {
+      const plain = await chaos('plain');
+      const graceful = await chaos('graceful');
+      return {
+        name: 'stream chaos (200 answers, 30% cut, 10% in-band error)',
+        metrics: {
+          plainComplete: plain.complete,
+          gracefulComplete: graceful.complete,
+          plainDuplicatedChars: plain.duplicatedChars,
+          gracefulDuplicatedChars: graceful.duplicatedChars,
+          plainRequests: plain.requests,
+          gracefulRequests: graceful.requests,
+          plainMedianMs: plain.medianMs,
+          gracefulMedianMs: graceful.medianMs,
+        },
+        target: `graceful-ai: ${ANSWERS}/${ANSWERS} complete, 0 duplicated characters`,
+        met: graceful.complete === ANSWERS && graceful.duplicatedChars === 0,
+        notes:
+          'plain = ai streamText with streamRetries: 2, maxRetries: 0; graceful = the drop-in streamText',
+      };
+    },
+  },
+];
