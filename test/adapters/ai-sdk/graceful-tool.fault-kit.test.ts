@@ -42,7 +42,7 @@ async function runWith(
   if (call === 'generateText') outcome = await generateText(settings).catch((e: unknown) => e);
   else {
     const result = streamText(settings);
-    outcome = await result.text.catch((e: unknown) => e);
+    outcome = await Promise.resolve(result.text).catch((e: unknown) => e);
   }
   return { outcome, requests: handlers.requests };
 }
