@@ -19,8 +19,8 @@ export class CircuitOpenError extends GracefulError {
   constructor(options: { toolName: string; retryAfterMs: number; reopensAt: number; cause?: unknown }) {
     super(
       'CircuitOpenError',
-      `Tool '${options.toolName}' is temporarily unavailable after repeated failures (circuit open). ` +
-        `Try it again in ${seconds(options.retryAfterMs)}, or continue without it.`,
+      `Tool '${options.toolName}' is temporarily unavailable after repeated failures (circuit open); ` +
+        `it can be called again in ${seconds(options.retryAfterMs)}.`,
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.toolName = options.toolName;

@@ -6,11 +6,15 @@ import { type RedactOption, redactSecrets } from './redact.js';
  * kinds (an outage, a deadline) must never tell the model to fix arguments. Add a kind here together with
  * its wording in `GUIDANCE`.
  */
-export type ToolErrorGuidance = 'retry' | 'none';
+export type ToolErrorGuidance = 'retry' | 'unavailable' | 'deadline' | 'none';
 
 /** The closing line per guidance kind (`retry` is pydantic-ai's wording). */
 export const GUIDANCE: Readonly<Record<ToolErrorGuidance, string>> = {
   retry: 'Fix the errors and try again.',
+  // An outage (circuit open, retries used up on a failing dependency): never ask to fix arguments.
+  unavailable: 'Continue without this tool, or call it again later.',
+  // The turn's deadline passed: the model gets one last step without tools.
+  deadline: 'Answer now with the information you already have.',
   none: '',
 };
 

@@ -17,8 +17,7 @@ export class TurnDeadlineError extends GracefulError {
     const what = options.phase === 'timed_out' ? 'was stopped before it finished' : 'was not run';
     super(
       'TurnDeadlineError',
-      `${subject} ${what}: this turn ran out of time (its ${options.deadlineMs} ms limit passed). ` +
-        'Answer with the information you already have; do not call more tools.',
+      `${subject} ${what}: this turn ran out of time (turnTimeoutMs: ${options.deadlineMs} ms).`,
     );
     this.phase = options.phase;
     this.toolName = options.toolName;

@@ -49,7 +49,9 @@ describe('CircuitBreaker', () => {
     const error = await breaker.acquire(telemetry).catch((e: unknown) => e);
     expect(CircuitOpenError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ toolName: 'search', retryAfterMs: 20_000, reopensAt: 31_000 });
-    expect(String(error)).toMatch(/temporarily unavailable.*Try it again in 20 s, or continue without it/);
+    expect(String(error)).toMatch(
+      /temporarily unavailable after repeated failures \(circuit open\); it can be called again in 20 s\./,
+    );
   });
 
   it('HALF_OPEN after openMs admits one trial and rejects the rest at once with a hint', async () => {

@@ -1,0 +1,127 @@
+import { isStepCount, type StopCondition, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
+import { attachModelText, formatToolError } from '../../src/errors/format-for-model.js';
+import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
+import type { ToolTelemetry } from '../../src/observe/tool-telemetry.js';
+import { TurnDeadline, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
+import type { Sleep } from '../../src/util/time.js';
+
+/** Run-level deadline settings (`turnTimeoutMs` on the drop-ins and on `withTurnDeadline`). */
+export interface TurnDeadlineSettings {
+  /** The whole run's limit in ms (default 300 000 = 5 min). */
+  turnTimeoutMs?: number;
+  /** Default: process-wide events and metrics. */
+  telemetry?: ToolTelemetry;
+  /** Default: `abortableSleep` (tests inject fake timers instead). */
+  sleep?: Sleep;
+}
+
+type AnyStop = StopCondition<ToolSet>;
+type PrepareStepArgs = { stepNumber: number };
+
+/** The options `withTurnDeadline` reads and rewrites; everything else passes through unchanged. */
+interface DeadlineCallOptions {
+  tools?: ToolSet;
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's PrepareStepFunction is generic over the caller's tools.
+  prepareStep?: (options: any) => unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's StopCondition is generic over the caller's tools.
+  stopWhen?: StopCondition<any> | StopCondition<any>[];
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's end callback is generic over the caller's tools.
+  onEnd?: (event: any) => unknown;
+}
+
+/** A run under a deadline: the rewritten options, and its report. */
+export interface TurnDeadlineRun<O> {
+  /** Pass these to `generateText`/`streamText`/an agent call instead of the originals. */
+  options: O;
+  deadline: TurnDeadline;
+  /** Which tool calls completed, timed out or were skipped so far (`<tool>#<toolCallId>`). */
+  report(): TurnDeadlineReport;
+  /**
+   * Stops the deadline timer and returns the final report. Called automatically from `onEnd`; call it yourself
+   * when a run fails before it ends, so no timer is left behind.
+   */
+  close(): TurnDeadlineReport;
+}
+
+/** The error as the model reads it: what happened, then "answer now" (never "fix the arguments"). */
+function forModel(error: TurnDeadlineError): TurnDeadlineError {
+  attachModelText(error, formatToolError(error, { guidance: 'deadline' }));
+  return error;
+}
+
+function withDeadline(name: string, tool: Tool, deadline: TurnDeadline): Tool {
+  const execute = tool.execute as
+    | ((input: unknown, options: ToolExecutionOptions<unknown>) => unknown)
+    | undefined;
+  if (typeof execute !== 'function') return tool;
+  return {
+    ...tool,
+    execute: (input: unknown, options: ToolExecutionOptions<unknown>) =>
+      deadline
+        .run(`${name}#${options.toolCallId}`, name, (signal) =>
+          execute(input, {
+            ...options,
+            abortSignal: options.abortSignal ? AbortSignal.any([options.abortSignal, signal]) : signal,
+          }),
+        )
+        .catch((error: unknown) => {
+          throw TurnDeadlineError.isInstance(error) ? forModel(error) : error;
+        }),
+  } as Tool;
+}
+
+/**
+ * Puts one `generateText`/`streamText`/agent run under a per-turn deadline with graceful degradation (the SDK's
+ * own `timeout` aborts the whole call and discards everything; this does not). When `turnTimeoutMs` passes:
+ * tool calls still running are abandoned (their `abortSignal` fires), calls not started are skipped, each gets a
+ * model-visible result saying the turn ran out of time, and the model gets ONE final step with no tools
+ * (`activeTools: []`, `toolChoice: 'none'`) to answer from what it has. Finished tool results are kept.
+ *
+ * The drop-ins call this for their `turnTimeoutMs` option. A streaming tool is covered until it returns its
+ * iterable.
+ */
+export function withTurnDeadline<O extends DeadlineCallOptions>(
+  options: O,
+  settings: TurnDeadlineSettings = {},
+): TurnDeadlineRun<O> {
+  const deadline = new TurnDeadline({
+    timeoutMs: settings.turnTimeoutMs,
+    telemetry: settings.telemetry,
+    sleep: settings.sleep,
+  });
+  const userStops: AnyStop[] = [options.stopWhen ?? isStepCount(1)].flat();
+  let finalStep: number | undefined;
+
+  const tools =
+    options.tools &&
+    Object.fromEntries(
+      Object.entries(options.tools).map(([name, tool]) => [name, withDeadline(name, tool, deadline)]),
+    );
+
+  const prepareStep = async (step: PrepareStepArgs) => {
+    const own = options.prepareStep ? await options.prepareStep(step) : undefined;
+    if (!deadline.expired) return own;
+    finalStep ??= step.stepNumber;
+    return { ...(own as object | undefined), activeTools: [], toolChoice: 'none' };
+  };
+
+  const stopWhen: AnyStop = async (state) => {
+    // After the deadline the run continues for exactly one tool-free step, whatever the caller's conditions say.
+    if (finalStep !== undefined) return state.steps.length > finalStep;
+    if (deadline.expired) return false;
+    for (const stop of userStops) if (await stop(state)) return true;
+    return false;
+  };
+
+  const onEnd = async (event: unknown) => {
+    deadline.close();
+    await options.onEnd?.(event);
+  };
+
+  return {
+    options: { ...options, ...(tools ? { tools } : {}), prepareStep, stopWhen, onEnd } as O,
+    deadline,
+    report: () => deadline.report(),
+    close: () => deadline.close(),
+  };
+}
