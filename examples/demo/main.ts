@@ -7,9 +7,10 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { startMockOpenAI } from '../../mocks/index.js';
 import type { DemoContext, DemoSection, DemoSummary } from './context.js';
 import * as plainSdk from './plain-sdk.js';
+import * as sessionDemo from './session.js';
 import { createTranscript } from './transcript.js';
 
-const sections: DemoSection[] = [plainSdk];
+const sections: DemoSection[] = [plainSdk, sessionDemo];
 
 async function main(): Promise<void> {
   const live = process.argv.includes('--live');
