@@ -6,11 +6,12 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { startMockOpenAI } from '../../mocks/index.js';
 import type { DemoContext, DemoSection, DemoSummary } from './context.js';
+import * as gracefulTool from './graceful-tool.js';
 import * as plainSdk from './plain-sdk.js';
 import * as sessionDemo from './session.js';
 import { createTranscript } from './transcript.js';
 
-const sections: DemoSection[] = [plainSdk, sessionDemo];
+const sections: DemoSection[] = [plainSdk, gracefulTool, sessionDemo];
 
 async function main(): Promise<void> {
   const live = process.argv.includes('--live');
