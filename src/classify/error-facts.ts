@@ -104,6 +104,9 @@ export function errorFacts(error: unknown): ErrorFacts {
 
   for (const node of nodes) {
     if (typeof node === 'string') {
+      // The AI SDK hands invalid tool calls over as text ("AI_InvalidToolInputError: …"): keep the name.
+      const name = /^(AI_[A-Za-z]{1,60}Error):/.exec(node)?.[1];
+      if (name) names.push(name);
       addText(node);
       continue;
     }

@@ -161,6 +161,10 @@ describe('classifyError: structured fields', () => {
       cause: new Error('x'),
     });
     expect(classifyError(invalid).reason).toBe('name:AI_InvalidToolInputError');
+    // On the tool-error part the SDK hands over only the text; its name still decides, before any text pattern.
+    const asText =
+      'AI_InvalidToolInputError: Invalid input for tool fetch_page: {"url":"x","timeout":"soon"}';
+    expect(classifyError(asText)).toEqual({ kind: 'permanent', reason: 'name:AI_InvalidToolInputError' });
     expect(
       classifyError(Object.assign(new Error('[{"code":"invalid_type"}]'), { name: 'ZodError' })).kind,
     ).toBe('permanent');
@@ -343,6 +347,13 @@ describe('classifyError: overrides win over the rules, in both directions', () =
     });
   });
 
+  it('a throwing hook throws (a bug in your hook is not silently turned into a verdict)', () => {
+    const hook = () => {
+      throw new Error('hook bug');
+    };
+    expect(() => classifyError(serviceDown, { classify: hook })).toThrow('hook bug');
+  });
+
   it('manifests by status', () => {
     expect(classifyError(serviceDown, { treatAsPermanent: [503] })).toEqual({
       kind: 'permanent',
@@ -362,6 +373,19 @@ describe('classifyError: overrides win over the rules, in both directions', () =
     expect(classifyError(zod, { treatAsTransient: ['ZodError'] }).reason).toBe(
       'override:treatAsTransient:ZodError',
     );
+  });
+
+  it('manifests by the Bedrock exception name in the x-amzn-errortype header', () => {
+    const throttled = apiError(
+      429,
+      { message: 'Too many tokens, please wait before trying again.' },
+      {
+        headers: {
+          'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/',
+        },
+      },
+    );
+    expect(classifyError(throttled, { treatAsPermanent: ['ThrottlingException'] }).kind).toBe('permanent');
   });
 
   it('manifests by message pattern (a g-flagged RegExp behaves the same every call)', () => {

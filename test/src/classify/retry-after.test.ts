@@ -53,6 +53,14 @@ describe('parseRetryAfter: headers', () => {
     expect(parseRetryAfter(retry)).toBe(9000);
   });
 
+  it('finds headers on other client shapes: `headers` (OpenAI SDK) and `response.headers` (fetch)', () => {
+    expect(parseRetryAfter(Object.assign(new Error('429'), { headers: { 'retry-after-ms': '120' } }))).toBe(
+      120,
+    );
+    const response = new Response(null, { status: 429, headers: { 'Retry-After': '6' } });
+    expect(parseRetryAfter(Object.assign(new Error('HTTP 429'), { response }))).toBe(6000);
+  });
+
   it('prefers headers over the text, and falls back to the text', () => {
     expect(parseRetryAfter(apiError({ 'retry-after': '2' }, 'Please try again in 20s.'))).toBe(2000);
     expect(parseRetryAfter(apiError(undefined, 'Please try again in 20s.'))).toBe(20_000);
