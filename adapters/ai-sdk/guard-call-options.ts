@@ -4,9 +4,12 @@ import {
   type LanguageModel,
   type PrepareStepFunction,
   type TimeoutConfiguration,
+  type ToolSet,
   wrapLanguageModel,
 } from 'ai';
+import { type GracefulToolOptions, gracefulTools } from './graceful-tool.js';
 import { type StreamGuardOptions, streamGuard } from './stream-guard.js';
+import { withTurnDeadline } from './turn-deadline.js';
 
 /** What the drop-ins add to the AI SDK's options. Everything else is the SDK's own, unchanged. */
 export interface GracefulCallOptions {
@@ -16,10 +19,19 @@ export interface GracefulCallOptions {
    * unless you set them here.
    */
   graceful?: StreamGuardOptions | false;
+  /**
+   * Defaults for `gracefulTools` applied to `tools` (default `{}`: every tool becomes a graceful tool with the
+   * standard retries and model-visible errors; tools you wrapped yourself keep their options). `false` leaves the
+   * tools as they are.
+   */
+  gracefulTools?: GracefulToolOptions | false;
+  /** A per-turn deadline with graceful degradation (see `withTurnDeadline`); default: none. */
+  turnTimeoutMs?: number;
 }
 
 interface SdkCallOptions {
   model: LanguageModel;
+  tools?: ToolSet;
   maxRetries?: number;
   timeout?: TimeoutConfiguration<never> | number;
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's PrepareStepFunction is generic over the caller's tools.
@@ -32,9 +44,14 @@ interface SdkCallOptions {
  * SDK's chunk timeout handed to the guard as its stall timeout (the SDK's own would abort the whole call).
  */
 export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(options: O): O {
-  // The result is typed as `O` (without `graceful` at run time): `Omit` would break the SDK's prompt union.
-  const { graceful, ...sdkOptions } = options;
-  if (graceful === false) return sdkOptions as O;
+  // The result is typed as `O` (without our keys at run time): `Omit` would break the SDK's prompt union.
+  const { graceful, gracefulTools: toolDefaults, turnTimeoutMs, ...rest } = options;
+  let sdkOptions = rest as unknown as O;
+  if (toolDefaults !== false && options.tools) {
+    sdkOptions = { ...sdkOptions, tools: gracefulTools(options.tools, toolDefaults) };
+  }
+  if (turnTimeoutMs !== undefined) sdkOptions = withTurnDeadline(sdkOptions, { turnTimeoutMs }).options;
+  if (graceful === false) return sdkOptions;
   const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
   const middleware = streamGuard({
     maxStreamRetries: options.maxRetries ?? 2,
@@ -42,7 +59,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     ...graceful,
   });
   const guard = (model: LanguageModel) => wrapLanguageModel({ model: resolveModel(model), middleware });
-  const prepareStep = options.prepareStep;
+  const prepareStep = sdkOptions.prepareStep;
   const guarded = {
     ...sdkOptions,
     model: guard(options.model),

@@ -11,7 +11,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import type { StreamGuardEventMap } from '../../../adapters/ai-sdk/stream-guard.js';
 import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
-import { fault, openaiHandlers, reply, type Script, streamFault } from '../../../mocks/index.js';
+import {
+  fault,
+  lastToolResults,
+  openaiHandlers,
+  reply,
+  type Script,
+  streamFault,
+} from '../../../mocks/index.js';
 import { StreamConsumedError } from '../../../src/errors/stream-consumed-error.js';
 import { Emitter } from '../../../src/observe/emitter.js';
 
@@ -209,6 +216,42 @@ describe.each(['chat', 'responses'] as const)('drop-in streamText through the fa
     const result = streamText({ model, prompt: 'hi', abortSignal: controller.signal, graceful: { events } });
     await consume(result.fullStream);
     await expect(result.text).rejects.toThrow();
+    expect(requests).toHaveLength(2);
+  });
+});
+
+describe('drop-in defaults for tools and the turn', () => {
+  const model = openai.chat('gpt-4o');
+
+  it('applies gracefulTools to the tool set: the model reads the formatted error', async () => {
+    const requests = mock([reply.toolCall('lookup', { id: 7 }), reply.text('Sorry.')]);
+    // A fresh error per call: the model-visible text is attached to the error object.
+    const execute = async (): Promise<string> => {
+      throw Object.assign(new Error('record 7 is archived'), { status: 400 });
+    };
+    const tools = { lookup: tool({ inputSchema: z.object({ id: z.number() }), execute }) };
+    const result = streamText({ model, prompt: 'hi', tools, stopWhen: stepCountIs(2) });
+    expect(await result.text).toBe('Sorry.');
+    const seen = lastToolResults(requests[1]!)[0]?.output;
+    expect(JSON.stringify(seen)).toContain('Fix the errors and try again.');
+
+    const plain = mock([reply.toolCall('lookup', { id: 7 }), reply.text('Sorry.')]);
+    await streamText({ model, prompt: 'hi', tools, stopWhen: stepCountIs(2), gracefulTools: false }).text;
+    expect(JSON.stringify(lastToolResults(plain[1]!)[0]?.output)).not.toContain('Fix the errors');
+  });
+
+  it('turnTimeoutMs: a hanging tool is abandoned and the model answers in one tool-free step', async () => {
+    const requests = mock([reply.toolCall('slow', {}), reply.text('Answered without it.')]);
+    const execute = vi.fn(
+      (_input: object, { abortSignal }: { abortSignal?: AbortSignal }) =>
+        new Promise<string>((_resolve, reject) =>
+          abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)),
+        ),
+    );
+    const tools = { slow: tool({ inputSchema: z.object({}), execute }) };
+    const result = streamText({ model, prompt: 'hi', tools, stopWhen: stepCountIs(5), turnTimeoutMs: 50 });
+    expect(await result.text).toBe('Answered without it.');
+    expect(execute).toHaveBeenCalledOnce();
     expect(requests).toHaveLength(2);
   });
 });
