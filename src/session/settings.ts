@@ -1,3 +1,5 @@
+import { checkInteger, checkNonNegative } from '../policy/validate.js';
+
 /** How a session retries a turn that failed with a transient API error. */
 export interface RetrySettings {
   /** Retry transient errors automatically (default `true`). */
@@ -29,13 +31,11 @@ export const defaultRetrySettings: Readonly<RetrySettings> = Object.freeze({
   maxDelayMs: 60_000,
 });
 
-/** The defaults with `input` laid over them (a fresh, mutable object). */
+/** The defaults with `input` laid over them (a fresh, mutable object); throws `RangeError` on a bad value. */
 export function resolveSessionSettings(input: SessionSettingsInput = {}): SessionSettings {
   const retry = { ...defaultRetrySettings, ...input.retry };
-  for (const key of ['maxRetries', 'baseDelayMs', 'maxDelayMs'] as const) {
-    if (!Number.isFinite(retry[key]) || retry[key] < 0) {
-      throw new RangeError(`settings.retry.${key} must be a finite number ≥ 0; got ${retry[key]}.`);
-    }
-  }
+  checkInteger('settings.retry.maxRetries', retry.maxRetries, 0);
+  checkNonNegative('settings.retry.baseDelayMs', retry.baseDelayMs);
+  checkNonNegative('settings.retry.maxDelayMs', retry.maxDelayMs);
   return { retry };
 }

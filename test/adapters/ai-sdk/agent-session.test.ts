@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, type ModelMessage, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -188,6 +189,21 @@ describe('AgentSession retry policy', () => {
       { type: 'auto_retry_start', attempt: 1, delayMs: 0 },
       { type: 'auto_retry_end', success: true, attempt: 1 },
     ]);
+  });
+
+  it('classifies an error no rule knows as permanent (unknown: permanent): no retry', async () => {
+    const doStream = vi.fn(async () => {
+      throw new Error('the flux capacitor is misaligned');
+    });
+    const session = new AgentSession({ model: new MockLanguageModelV4({ doStream }), logger: quiet });
+    const events: SessionEvent<ModelMessage>[] = [];
+    session.subscribe((e) => events.push(e));
+    await expect(session.prompt('hi')).rejects.toThrow('flux capacitor');
+    expect(doStream).toHaveBeenCalledTimes(1);
+    expect(events.find((e) => e.type === 'attempt_error')).toMatchObject({
+      kind: 'permanent',
+      reason: 'unknown',
+    });
   });
 
   it('uses per-session classifier overrides, and classifies unknown errors as permanent', async () => {

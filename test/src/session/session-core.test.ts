@@ -325,3 +325,20 @@ describe('SessionCore context across retries and overflow', () => {
     expect(slow.sleeps).toEqual([]);
   });
 });
+
+describe('session settings', () => {
+  it('rejects bad retry settings at construction, naming the option', () => {
+    expect(() => setup([], { settings: { retry: { maxRetries: -1 } } })).toThrow(
+      /settings\.retry\.maxRetries/,
+    );
+    expect(() => setup([], { settings: { retry: { baseDelayMs: Number.NaN } } })).toThrow(
+      /settings\.retry\.baseDelayMs/,
+    );
+  });
+
+  it('maxRetries 0 fails at once with the error itself, no chain', async () => {
+    const s = setup([apiError('503', 'transient')], { settings: { retry: { maxRetries: 0 } } });
+    await expect(s.prompt('hi')).rejects.toThrow(/^503$/);
+    expect(s.retryEvents()).toEqual([]);
+  });
+});
