@@ -25,8 +25,11 @@ export interface ErrorFacts {
   isRetryable?: boolean;
   /** Messages, codes and response bodies along the chain, joined and cut to a bounded view. */
   text: string;
-  /** Response header records along the chain (`responseHeaders`, `headers`, `response.headers`). */
-  headers: readonly unknown[];
+  /**
+   * Retry hints along the chain, root first: a number is an error's own `retryAfterMs` field (e.g.
+   * `CircuitOpenError`), an object a response header record (`responseHeaders`, `headers`, `response.headers`).
+   */
+  retryHints: readonly unknown[];
 }
 
 /** Reads `object[key]`, or `undefined` when the value is no object or the getter throws. */
@@ -88,7 +91,7 @@ export function errorFacts(error: unknown): ErrorFacts {
   const nodes = errorChain(error);
   const codes: string[] = [];
   const names: string[] = [];
-  const headers: unknown[] = [];
+  const retryHints: unknown[] = [];
   const texts: string[] = [];
   let status: number | undefined;
   let isRetryable: boolean | undefined;
@@ -128,12 +131,14 @@ export function errorFacts(error: unknown): ErrorFacts {
       const detailStatus = read(detail, 'status');
       if (typeof detailStatus === 'string') addCode(detailStatus);
     }
+    const ownHint = read(node, 'retryAfterMs');
+    if (typeof ownHint === 'number' && Number.isFinite(ownHint) && ownHint >= 0) retryHints.push(ownHint);
     for (const source of [
       read(node, 'responseHeaders'),
       read(node, 'headers'),
       readPath(node, 'response', 'headers'),
     ]) {
-      if (typeof source === 'object' && source !== null) headers.push(source);
+      if (typeof source === 'object' && source !== null) retryHints.push(source);
     }
     // Bedrock names its exception in a header: "ThrottlingException:http://internal.amazon.com/coral/…".
     const amznType = headerValue(read(node, 'responseHeaders'), 'x-amzn-errortype');
@@ -145,7 +150,7 @@ export function errorFacts(error: unknown): ErrorFacts {
     else if (data !== undefined) addText(safeJson(data));
   }
   texts.push(...codes);
-  return { nodes, status, codes, names, isRetryable, text: boundedView(texts.join('\n')), headers };
+  return { nodes, status, codes, names, isRetryable, text: boundedView(texts.join('\n')), retryHints };
 }
 
 /** One header of a `Headers` instance or a plain record, matched case-insensitively. */

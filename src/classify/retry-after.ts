@@ -12,8 +12,9 @@ export interface RetryAfterOptions {
  *
  * Accepts response headers (a `Headers` or a plain record) or an error. Headers: `retry-after-ms` wins over
  * `retry-after` (seconds, or an HTTP date measured against `clock`; a date in the past gives 0). Errors: the
- * headers of the first error along the cause chain that has any (`APICallError.responseHeaders`, a RetryError's
- * `lastError`, `cause`), otherwise the message and response body: "Please try again in 634ms", "retry in 47.4s",
+ * first structured hint along the cause chain (an error's own numeric `retryAfterMs`, e.g. `CircuitOpenError`;
+ * the headers of `APICallError.responseHeaders`, a RetryError's `lastError`, `cause`), otherwise the message and
+ * response body: "Please try again in 634ms", "retry in 47.4s",
  * `"retryDelay": "34s"`, "try again in 9m38.016s", "retry after 20 seconds".
  */
 export function parseRetryAfter(
@@ -26,10 +27,10 @@ export function parseRetryAfter(
   return retryAfterFromFacts(errorFacts(errorOrHeaders), clock);
 }
 
-/** The retry-after of already gathered facts: headers first, then the text. */
+/** The retry-after of already gathered facts: structured hints (root first), then the text. */
 export function retryAfterFromFacts(facts: ErrorFacts, clock: Clock): number | undefined {
-  for (const headers of facts.headers) {
-    const ms = retryAfterFromHeaders(headers, clock);
+  for (const hint of facts.retryHints) {
+    const ms = typeof hint === 'number' ? Math.round(hint) : retryAfterFromHeaders(hint, clock);
     if (ms !== undefined) return ms;
   }
   return retryAfterFromText(facts.text);

@@ -8,8 +8,11 @@ import { classifyError, isContextOverflow, resolvePatterns } from '../../../src/
 import { errorFacts, textHead, textTail } from '../../../src/classify/error-facts.js';
 import { defaultPatterns, retryablePatterns } from '../../../src/classify/patterns.js';
 import type { ErrorPattern } from '../../../src/classify/types.js';
+import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
-import { GracefulError } from '../../../src/errors/graceful-error.js';
+import { ModelRetry } from '../../../src/errors/model-retry.js';
+import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js';
+import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
 
 const apiError = (
   statusCode: number | undefined,
@@ -193,11 +196,19 @@ describe('classifyError: order', () => {
     expect(classifyError(abortWithHint).retryAfterMs).toBeUndefined();
   });
 
-  it('timeouts are transient: ours (ToolTimeoutError, even with an abort as cause) and TimeoutError', () => {
-    const ours = new GracefulError('ToolTimeoutError', "Tool 'search' timed out after 5000 ms.", {
+  it('timeouts and stalls are transient: ours (even with an abort as cause), TimeoutError', () => {
+    expect(classifyError(new ToolTimeoutError({ toolName: 'search', timeoutMs: 5000 }))).toEqual({
+      kind: 'transient',
+      reason: 'name:ToolTimeoutError',
+    });
+    const withAbortCause = Object.assign(new ToolTimeoutError({ timeoutMs: 5 }), {
       cause: new DOMException('aborted', 'AbortError'),
     });
-    expect(classifyError(ours)).toEqual({ kind: 'transient', reason: 'name:ToolTimeoutError' });
+    expect(classifyError(withAbortCause).kind).toBe('transient');
+    expect(classifyError(new StreamStalledError(30_000), { unknown: 'permanent' })).toEqual({
+      kind: 'transient',
+      reason: 'name:StreamStalledError',
+    });
     expect(
       classifyError(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
     ).toEqual({
@@ -208,14 +219,22 @@ describe('classifyError: order', () => {
 
   it('ModelRetry and CircuitOpenError are permanent whatever their cause; ContextOverflowError is overflow', () => {
     const reset = systemError('read ECONNRESET', 'ECONNRESET');
-    expect(classifyError(new GracefulError('ModelRetry', 'Ask for a city name.', { cause: reset }))).toEqual({
+    expect(classifyError(new ModelRetry('Ask for a city name.', { cause: reset }))).toEqual({
       kind: 'permanent',
       reason: 'name:ModelRetry',
     });
-    const open = new GracefulError('CircuitOpenError', "Tool 'search' is temporarily unavailable.", {
-      cause: apiError(503, undefined),
+    const open = new CircuitOpenError({
+      toolName: 'search',
+      retryAfterMs: 12_000,
+      reopensAt: 0,
+      cause: apiError(503, undefined, { headers: { 'retry-after': '1' } }),
     });
-    expect(classifyError(open)).toEqual({ kind: 'permanent', reason: 'name:CircuitOpenError' });
+    // The breaker's own wait wins over the hint of the failure that opened it.
+    expect(classifyError(open)).toEqual({
+      kind: 'permanent',
+      reason: 'name:CircuitOpenError',
+      retryAfterMs: 12_000,
+    });
     // The marker decides, not the name: a foreign class named ModelRetry is just an unknown error.
     expect(classifyError(Object.assign(new Error('x'), { name: 'ModelRetry' })).reason).toBe('unknown');
     expect(classifyError(new ContextOverflowError({ cause: new Error('x') })).kind).toBe('overflow');
