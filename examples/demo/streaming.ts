@@ -1,0 +1,72 @@
+/**
+ * Section: a stream cut mid-answer, side by side. The plain AI SDK with `streamRetries: 2` re-streams and the
+ * user reads the first words twice; graceful-ai's drop-in `streamText` degrades to one non-streaming request and
+ * sends only the missing remainder, so the user reads one seamless answer.
+ */
+import { streamText as sdkStreamText } from 'ai';
+import { isResetPart } from '../../adapters/ai-sdk/reset-part.js';
+import { streamText } from '../../adapters/ai-sdk/stream-text.js';
+import { reply, streamFault } from '../../mocks/index.js';
+import type { AttemptRecord } from '../../src/stream/attempt-record.js';
+import type { DemoContext, DemoSummary } from './context.js';
+
+const answer =
+  'Paris is the capital of France. It sits on the Seine and has about two million inhabitants in the city proper.';
+
+export async function run(ctx: DemoContext): Promise<DemoSummary> {
+  const { print } = ctx;
+  const problems: string[] = [];
+  const prompt = 'Tell me about Paris in two sentences.';
+  const cutAnswer = () =>
+    reply.text(answer, { chunkChars: 6, frameDelayMs: 10, fault: streamFault.error({ afterChars: 36 }) });
+
+  print.section(
+    'Streaming: a cut mid-answer',
+    '(an in-band provider error after 36 characters, then a retry)',
+  );
+  print.info('plain AI SDK, streamRetries: 2 — what the user reads:');
+  ctx.script([cutAnswer(), reply.text(answer, { chunkChars: 6, frameDelayMs: 10 })]);
+  print.user(prompt);
+  let plain = '';
+  const plainResult = sdkStreamText({
+    model: ctx.model(),
+    prompt,
+    maxRetries: 0,
+    streamRetries: 2,
+    onError: () => {},
+  });
+  for await (const delta of plainResult.textStream) {
+    plain += delta;
+    print.assistantDelta(delta);
+  }
+  if (plain !== answer) {
+    print.note(
+      `the user read ${plain.length - answer.length} characters twice ("${plain.slice(0, 36)}" again).`,
+    );
+    problems.push('plain SDK: duplicated text after a stream retry');
+  }
+
+  print.info('graceful-ai streamText (same script) — what the user reads:');
+  ctx.script([cutAnswer(), reply.text(answer)]);
+  print.user(prompt);
+  let seen = '';
+  const result = streamText({ model: ctx.model(), prompt });
+  for await (const part of result.fullStream) {
+    if (part.type === 'text-delta') {
+      seen += part.text;
+      print.assistantDelta(part.text);
+    } else if (isResetPart(part)) {
+      print.note('reset: the recovered answer differs; discard what was shown.');
+      seen = '';
+    }
+  }
+  const attempts = ((await result.providerMetadata)?.['graceful-ai']?.attempts ??
+    []) as unknown as AttemptRecord[];
+  for (const a of attempts) {
+    const why = a.classification ? ` (${a.classification.kind}, ${a.classification.reason})` : '';
+    print.note(`attempt ${a.attempt}: ${a.mode} ${a.outcome}${why}, ${a.charsEmitted} characters shown`);
+  }
+  if (seen === answer) print.info('one seamless answer: each character exactly once.');
+  else problems.push('graceful-ai: the answer differs from the full answer');
+  return { section: 'streaming', problems };
+}
