@@ -221,7 +221,8 @@ class GuardedCall {
     };
     const pass = (controller: ReadableStreamDefaultController<Part>, part: Part) => {
       if (part.type === 'finish') {
-        if (part.finishReason.unified === 'interrupted' && emitted.chars > 0) {
+        // Without recovery, an interrupted finish passes through as the provider reported it.
+        if (part.finishReason.unified === 'interrupted' && emitted.chars > 0 && this.options.degrade) {
           throw new InterruptedFinish(`The provider ended the stream early (finish reason 'interrupted').`);
         }
         this.#attempts.push(recorder.finish());

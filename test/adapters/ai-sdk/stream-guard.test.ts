@@ -256,6 +256,15 @@ describe('streamGuard: failures after content', () => {
     expect(events.map((e) => e.type)).toEqual(['stream_degraded', 'stream_failed']);
   });
 
+  it("with degrade: false an 'interrupted' finish passes through as reported", async () => {
+    const model = scriptedModel([
+      streamOf([...preamble('r1'), ...textParts('Hello'), finish('interrupted')]),
+    ]);
+    const { parts } = await streamParts(model, { degrade: false });
+    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'interrupted' } });
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
   it('with degrade: false a transient failure after content is terminal', async () => {
     const model = scriptedModel([cut('Partial')]);
     const { wrapped } = guarded(model, { degrade: false });

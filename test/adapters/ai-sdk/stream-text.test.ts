@@ -151,6 +151,13 @@ describe.each(['chat', 'responses'] as const)('drop-in streamText through the fa
     expect(requests).toHaveLength(1);
   });
 
+  it('a 401 before any output is surfaced at once: result.text rejects with the original error', async () => {
+    const requests = mock([fault.unauthorized(), reply.text(ANSWER)]);
+    const result = streamText({ model, prompt: 'hi', onError: () => {}, graceful: { sleep: sleep() } });
+    await expect(result.text).rejects.toMatchObject({ name: 'AI_APICallError', statusCode: 401 });
+    expect(requests).toHaveLength(1);
+  });
+
   it('a multi-step tool loop whose second step fails mid-stream runs the tool exactly once', async () => {
     const requests = mock([
       reply.toolCall('weather', { city: 'Paris' }),
