@@ -8,6 +8,7 @@ import { type AttemptContext, SessionCore } from '../../src/session/session-core
 import type { SessionSettings, SessionSettingsInput } from '../../src/session/settings.js';
 import type { SessionStore } from '../../src/session/store.js';
 import type { Clock, Sleep } from '../../src/util/time.js';
+import { isResetPart } from './reset-part.js';
 // The one-line choice of the streaming call: the stream guard's drop-in (swap for `from 'ai'` to go without it).
 import { streamText } from './stream-text.js';
 
@@ -253,6 +254,13 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
               toolName: part.toolName,
               error: String(part.error),
             });
+            break;
+          case 'custom':
+            if (isResetPart(part)) {
+              context.emit('text_reset', {
+                discardedChars: part.providerMetadata['graceful-ai'].reset.discardedChars,
+              });
+            }
             break;
           case 'error':
             fail(part.error);

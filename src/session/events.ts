@@ -19,6 +19,11 @@ export type SessionEventMap<M extends SessionMessage = SessionMessage> = {
   message: { message: M };
   /** A chunk of assistant text as it streams (it may belong to an attempt that later fails). */
   text_delta: { delta: string };
+  /**
+   * The stream guard replaced a failed stream's answer: discard the `discardedChars` characters of this step's
+   * text shown so far; the complete answer follows as new `text_delta`s.
+   */
+  text_reset: { discardedChars: number };
   /** The model called a tool (from a completed step). */
   tool_call: { toolCallId: string; toolName: string; input: unknown };
   /** A tool finished (from a completed step); `error` is set when it failed. */

@@ -41,6 +41,12 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 type Api = 'chat' | 'responses';
 
+/** Waits on real I/O (setImmediate is not faked) without moving the fake clock, unlike `vi.waitFor`. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+  expect(condition()).toBe(true);
+}
+
 function start(
   script: Script,
   options: Partial<AgentSessionOptions> & { api?: Api; realSleep?: boolean } = {},
@@ -221,6 +227,26 @@ describe('AgentSession retry policy', () => {
   });
 });
 
+describe('AgentSession with the stream guard', () => {
+  it('a stream cut mid-answer is recovered inside the attempt: no session retry, only the full answer kept', async () => {
+    const s = start([
+      reply.text('Partial answer here', { fault: streamFault.cut({ afterChars: 8 }) }),
+      reply.text('Full answer'),
+    ]);
+    await expect(s.session.prompt('hi')).resolves.toMatchObject({ text: 'Full answer' });
+    expect(s.requests.map((r) => r.stream)).toEqual([true, false]);
+    expect(s.retryEvents()).toEqual([]);
+    const shown = s.events.flatMap((e) =>
+      e.type === 'text_delta' ? [e.delta] : e.type === 'text_reset' ? [`<reset ${e.discardedChars}>`] : [],
+    );
+    expect(shown.join('')).toBe('Partial <reset 8>Full answer');
+    expect(s.session.messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Full answer' }] },
+    ]);
+  });
+});
+
 describe('AgentSession lifecycle', () => {
   it('prompt() waits for the whole chain (fake timers, real backoff of 2 s and 4 s)', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -231,11 +257,11 @@ describe('AgentSession lifecycle', () => {
     const turn = s.session.prompt('hi').finally(() => {
       settled = true;
     });
-    await vi.waitFor(() => expect(s.retryEvents()).toHaveLength(1));
+    await until(() => s.retryEvents().length === 1);
     await vi.advanceTimersByTimeAsync(1999);
     expect(s.requests).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    await vi.waitFor(() => expect(s.retryEvents()).toHaveLength(2));
+    await until(() => s.retryEvents().length === 2);
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(4000);
     await expect(turn).resolves.toMatchObject({ text: 'done' });
@@ -245,7 +271,7 @@ describe('AgentSession lifecycle', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const s = start([fault.serverError(503), reply.text('never')], { realSleep: true });
     const turn = s.session.prompt('hi').catch((e: unknown) => e);
-    await vi.waitFor(() => expect(s.session.isRetrying).toBe(true));
+    await until(() => s.session.isRetrying);
     await vi.advanceTimersByTimeAsync(500);
     s.session.abortRetry();
     const error = await turn;
