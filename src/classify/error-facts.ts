@@ -123,13 +123,18 @@ export function errorFacts(error: unknown): ErrorFacts {
     addCode(read(node, 'code'));
     addCode(read(node, 'type'));
     // Provider payloads, at every path the AI SDK providers use (DESIGN.md): chat HTTP body, SSE error frame,
-    // responses `response.failed`, Google's `error.status`.
+    // responses `response.failed`, Google's `error.status`. An error frame the provider's chunk schema does not
+    // know (an Anthropic `overloaded_error` relayed into an OpenAI responses stream) arrives as a
+    // TypeValidationError whose `value` is that frame: read it as a payload too.
     const data = read(node, 'data');
-    for (const detail of [read(data, 'error'), data, readPath(data, 'response', 'error')]) {
-      addCode(read(detail, 'code'));
-      addCode(read(detail, 'type'));
-      const detailStatus = read(detail, 'status');
-      if (typeof detailStatus === 'string') addCode(detailStatus);
+    const payloads = name === 'AI_TypeValidationError' ? [data, read(node, 'value')] : [data];
+    for (const payload of payloads) {
+      for (const detail of [read(payload, 'error'), payload, readPath(payload, 'response', 'error')]) {
+        addCode(read(detail, 'code'));
+        addCode(read(detail, 'type'));
+        const detailStatus = read(detail, 'status');
+        if (typeof detailStatus === 'string') addCode(detailStatus);
+      }
     }
     const ownHint = read(node, 'retryAfterMs');
     if (typeof ownHint === 'number' && Number.isFinite(ownHint) && ownHint >= 0) retryHints.push(ownHint);

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { APICallError } from '@ai-sdk/provider';
+import { APICallError, TypeValidationError } from '@ai-sdk/provider';
 import { InvalidToolInputError, NoSuchToolError, RetryError, StreamProviderError } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -164,6 +164,17 @@ describe('classifyError: structured fields', () => {
       cause: new Error('x'),
     });
     expect(classifyError(invalid).reason).toBe('name:AI_InvalidToolInputError');
+    // A TypeValidationError is permanent, unless the value that failed validation is a provider error frame.
+    const badChunk = new TypeValidationError({
+      value: { type: 'response.output_text.delta' },
+      cause: new Error('x'),
+    });
+    expect(classifyError(badChunk).reason).toBe('name:AI_TypeValidationError');
+    const relayed = { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } };
+    expect(classifyError(new TypeValidationError({ value: relayed, cause: new Error('x') }))).toEqual({
+      kind: 'transient',
+      reason: 'provider:overloaded_error',
+    });
     // On the tool-error part the SDK hands over only the text; its name still decides, before any text pattern.
     const asText =
       'AI_InvalidToolInputError: Invalid input for tool fetch_page: {"url":"x","timeout":"soon"}';
