@@ -14,12 +14,18 @@ import { defaultLogger, type Logger } from '../../src/observe/logger.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
 import { countConsecutiveFailures } from './tool-failure-count.js';
+import {
+  annotateAnsweredBy,
+  failureContext,
+  resilientInvoker,
+  type ToolResilienceOptions,
+} from './tool-resilience.js';
 
 /**
- * Options of `gracefulTool` / defaults of `gracefulTools`. Later layers (automatic retry, breaker, timeout,
- * fallback) add their own fields to this interface.
+ * Options of `gracefulTool` / defaults of `gracefulTools`: the model-visible layer's, plus the resilience
+ * layers' (`retry`, `timeoutMs`, `breaker`, `classify`, `treatAsPermanent`, `treatAsTransient`, `fallback`).
  */
-export interface GracefulToolOptions {
+export interface GracefulToolOptions extends ToolResilienceOptions {
   /**
    * How many times in a row the model may retry after this tool failed in one run (default 1, as in
    * pydantic-ai): failure number `retries + 1` fails the whole call with `UnexpectedModelBehavior`.
@@ -170,10 +176,20 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
   const graceful = settings.graceful ?? true;
   const logger = settings.logger ?? defaultLogger;
   const ids = new Set<string>();
+  // Automatic retry, breaker, timeout and fallback around the one call of the original (validated here).
+  const resilient = resilientInvoker(settings.name ?? 'tool', settings, invokeTool, (from, to) => {
+    const info = retryInfos.get(from);
+    if (info) retryInfos.set(to, info);
+  });
+  // Calls whose failure is not the model's mistake (open circuit, deadline), and calls a fallback answered.
+  const uncounted = new Set<string>();
+  const answeredBy = new Map<string, string>();
 
   const remember = (toolCallId: string) => {
     ids.add(toolCallId);
     if (ids.size > REMEMBERED_CALL_IDS) ids.delete(ids.values().next().value as string);
+    if (uncounted.size > REMEMBERED_CALL_IDS) uncounted.delete(uncounted.values().next().value as string);
+    if (answeredBy.size > REMEMBERED_CALL_IDS) answeredBy.delete(answeredBy.keys().next().value as string);
   };
 
   /** Turns a failure into what the SDK should get: a throw the model sees, or a loud-failure result. */
@@ -182,16 +198,23 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     // An abort of the SDK's signal is the caller's (or the SDK's timeout): not the model's mistake.
     if (abortSignal?.aborted) throw error;
     const toolName = info.toolName ?? 'unknown tool';
+    const context = failureContext(error);
+    if (!context.counts && typeof toolCallId === 'string') uncounted.add(toolCallId);
     if (!graceful && !ModelRetry.isInstance(error)) {
       logger.debug('tool failed loudly; failing the run', { toolName, toolCallId });
       return failLoudly({ toolName, toolCallId, error }, messages);
     }
-    if (info.retry >= retries) {
+    if (context.counts && info.retry >= retries) {
       logger.debug('tool exceeded its retries; failing the run', { toolName, toolCallId, retries });
       const exceeded = new UnexpectedModelBehavior({ toolName, retries, cause: error });
       return failLoudly({ toolName, toolCallId, error: exceeded }, messages);
     }
-    const text = formatToolError(error, { maxErrorChars: settings.maxErrorChars, redact: settings.redact });
+    const text = formatToolError(error, {
+      maxErrorChars: settings.maxErrorChars,
+      redact: settings.redact,
+      guidance: context.guidance,
+      details: context.details,
+    });
     logger.debug('tool error converted for the model', {
       toolName,
       toolCallId,
@@ -221,7 +244,12 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     if (typeof execOptions?.toolCallId === 'string') remember(execOptions.toolCallId);
     const toolName = settings.name ?? nameFromHistory(messages, ids);
     const retry =
-      toolName === undefined ? 0 : countConsecutiveFailures(messages, (part) => part.toolName === toolName);
+      toolName === undefined
+        ? 0
+        : countConsecutiveFailures(
+            messages,
+            (part) => part.toolName === toolName && !uncounted.has(part.toolCallId),
+          );
     const info: RetryInfo = { retry, maxRetries: retries, toolName };
     if (execOptions !== null && typeof execOptions === 'object') retryInfos.set(execOptions, info);
     const call: ToolInvocation = {
@@ -247,7 +275,9 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
 
     let result: unknown;
     try {
-      result = invokeTool(call);
+      result = resilient
+        ? resilient(call, (tool) => answeredBy.set(execOptions.toolCallId, tool))
+        : invokeTool(call);
     } catch (error) {
       return Promise.resolve().then(() => onFailure(error, call, info));
     }
@@ -263,9 +293,11 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     execute,
     toModelOutput: (modelOutputOptions) => {
       if (isLoudToolFailure(modelOutputOptions.output)) throw modelOutputOptions.output.runError;
-      return original.toModelOutput
+      const output = original.toModelOutput
         ? original.toModelOutput(modelOutputOptions)
         : defaultModelOutput(modelOutputOptions.output);
+      const fallbackName = answeredBy.get(modelOutputOptions.toolCallId);
+      return fallbackName === undefined ? output : annotateAnsweredBy(output, fallbackName);
     },
     [wrappedMarker]: { original: tool, options: settings },
   };

@@ -179,15 +179,6 @@ export async function retryWithOutcome<T>(
       if (breaker && permit) {
         const outcome: BreakerOutcome = transient ? 'failure' : 'ignored';
         circuitState = await breaker.record(permit, outcome, telemetry);
-        if (transient && circuitState === 'open') {
-          const opened = new CircuitOpenError({
-            toolName: breaker.name,
-            retryAfterMs: breaker.openMs,
-            reopensAt: clock.now() + breaker.openMs,
-            cause: error,
-          });
-          return fail(opened, classification, 'circuit_open', attempt, true, breaker.openMs);
-        }
       }
       if (aborted || classification.kind === 'abort')
         return fail(error, classification, 'abort', attempt, false);
@@ -201,6 +192,16 @@ export async function retryWithOutcome<T>(
       }
       const delayMs = Math.max(backoffDelay(attempt, backoff, random), hint ?? 0);
       if (elapsed + delayMs >= budget) return fail(error, classification, 'budget', attempt, true);
+      // The breaker is checked before each retry: once open, stop instead of sleeping (cause: this failure).
+      if (breaker && circuitState === 'open') {
+        const opened = new CircuitOpenError({
+          toolName: breaker.name,
+          retryAfterMs: breaker.openMs,
+          reopensAt: clock.now() + breaker.openMs,
+          cause: error,
+        });
+        return fail(opened, classification, 'circuit_open', attempt, true, breaker.openMs);
+      }
 
       telemetry.retrying({ tool, attempt, maxAttempts, delayMs, error, classification, circuitState });
       try {

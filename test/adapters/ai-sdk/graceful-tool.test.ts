@@ -2,7 +2,11 @@ import { generateText, isStepCount, streamText, ToolLoopAgent, type ToolSet, too
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { gracefulRepairToolCall } from '../../../adapters/ai-sdk/graceful-repair-tool-call.js';
-import { getRetryInfo, gracefulTool, gracefulTools } from '../../../adapters/ai-sdk/graceful-tool.js';
+import {
+  getRetryInfo,
+  gracefulTool as wrapTool,
+  gracefulTools as wrapTools,
+} from '../../../adapters/ai-sdk/graceful-tool.js';
 import { AggregateToolError } from '../../../src/errors/aggregate-tool-error.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
 import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
@@ -10,6 +14,11 @@ import type { Logger } from '../../../src/observe/logger.js';
 import { lastToolOutputs, scriptedModel, type Turn } from './scripted-model.js';
 
 const GUIDE = '\n\nFix the errors and try again.';
+// The model-visible layer is tested without automatic retry and breaker (DESIGN "How the tool layers stack"):
+// its plain `new Error`s would otherwise be retried as transient. The resilience layers: tool-resilience.test.ts.
+const noResilience = { retry: false, breaker: false } as const;
+const gracefulTool: typeof wrapTool = (t, o) => wrapTool(t, { ...noResilience, ...o });
+const gracefulTools: typeof wrapTools = (t, o) => wrapTools(t, { ...noResilience, ...o });
 const cityInput = z.object({ city: z.string() });
 
 /** The model-visible error texts the model received, per step. */

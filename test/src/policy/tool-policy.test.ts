@@ -38,6 +38,15 @@ describe('createToolPolicy: breaker counts attempts', () => {
     });
   });
 
+  it('when the last allowed attempt opens the breaker, the call ends with the tool\'s own error', async () => {
+    const { p } = policy();
+    const last = unavailable('fifth');
+    let n = 0;
+    const outcome = await p.run(() => Promise.reject(++n === 5 ? last : unavailable()));
+    expect(outcome).toMatchObject({ ok: false, decision: 'exhausted', attempts: 5, error: last });
+    expect(await p.breaker!.state()).toBe('open');
+  });
+
   it('later calls fail fast without running the tool, then a trial runs after openMs', async () => {
     const { p, time } = policy({ breaker: { failureThreshold: 1 } });
     await p.run(() => Promise.reject(unavailable()));

@@ -1,0 +1,176 @@
+import type { Tool, ToolExecutionOptions } from 'ai';
+import { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
+import type { ToolErrorContext } from '../../src/errors/format-for-model.js';
+import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
+import type { PolicyRuntime } from '../../src/policy/retry.js';
+import {
+  createToolPolicy,
+  type PolicyFallback,
+  type ToolPolicyOptions,
+} from '../../src/policy/tool-policy.js';
+
+/** A fallback tool: a tool object (named `<tool>_fallback` in events), or a tool with the name the model sees. */
+export type FallbackOption = Tool | { name: string; tool: Tool };
+
+/** The resilience options `gracefulTool` accepts on top of its model-visible ones. */
+export interface ToolResilienceOptions extends ToolPolicyOptions {
+  /**
+   * A tool that answers when this one fails for good: a permanent error, retries used up, or an open circuit
+   * (not after the caller's abort). It gets the same input; the model sees which tool answered.
+   */
+  fallback?: FallbackOption;
+  /** Time, randomness and reporting for the policies (tests inject fakes; default: the system's). */
+  runtime?: PolicyRuntime;
+}
+
+type LooseExecute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown;
+
+/** One call of the original tool: the same shape `gracefulTool` keeps in one internal function. */
+export interface ResilientInvocation {
+  execute: LooseExecute;
+  input: unknown;
+  options: ToolExecutionOptions<unknown>;
+}
+
+/** What the model-visible layer needs to know about a failure that went through the policies. */
+export interface FailureContext {
+  /** Whether the failure counts against the model-visible `retries` budget. */
+  counts: boolean;
+  guidance: NonNullable<ToolErrorContext['guidance']>;
+  details?: string;
+}
+
+/** Retry-after hints of errors that ended their retries because the wait did not fit the budget. */
+const retryAfterHints = new WeakMap<object, number>();
+
+/**
+ * How the model-visible layer should treat `error` (DESIGN "What counts against the model-visible budget"):
+ * errors the tool threw count and ask the model to fix its call; an open circuit and a turn-deadline skip do not
+ * count and never ask to fix arguments. A retry-after hint longer than the budget is passed on to the model.
+ */
+export function failureContext(error: unknown): FailureContext {
+  if (CircuitOpenError.isInstance(error)) return { counts: false, guidance: 'unavailable' };
+  if (TurnDeadlineError.isInstance(error)) return { counts: false, guidance: 'deadline' };
+  const hint = typeof error === 'object' && error !== null ? retryAfterHints.get(error) : undefined;
+  if (hint === undefined) return { counts: true, guidance: 'retry' };
+  const seconds = Math.max(1, Math.ceil(hint / 1000));
+  return {
+    counts: true,
+    guidance: 'retry',
+    details: `The service asked to wait ${seconds} s before trying again.`,
+  };
+}
+
+function isAsyncGeneratorFunction(fn: unknown): boolean {
+  return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
+}
+
+function asyncIterator(value: unknown): AsyncIterator<unknown> | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const method = (value as Record<symbol, unknown>)[Symbol.asyncIterator];
+  return typeof method === 'function' ? (method.call(value) as AsyncIterator<unknown>) : undefined;
+}
+
+function fallbackOf(
+  option: FallbackOption | undefined,
+  primary: string,
+): { name: string; tool: Tool } | undefined {
+  if (option === undefined) return undefined;
+  if ('tool' in option && typeof option.name === 'string') return option as { name: string; tool: Tool };
+  return { name: `${primary}_fallback`, tool: option as Tool };
+}
+
+/**
+ * Builds the stack fallback ▸ circuit breaker ▸ retry ▸ timeout around `invoke` (the one function that calls the
+ * original `execute`). Options are validated now (a `RangeError` names the bad one); the breaker is created now
+ * and shared by every call of this wrapped tool. Returns `undefined` when every layer is off.
+ *
+ * The returned function answers synchronously like `execute`: a promise, or, for an `async function*` tool, an
+ * async generator (retried only until its first value, so preliminary results keep streaming).
+ */
+export function resilientInvoker<C extends ResilientInvocation>(
+  name: string,
+  options: ToolResilienceOptions,
+  invoke: (call: C) => unknown,
+  /** Called with the SDK's options and each attempt's copy (which carries the attempt's own abort signal). */
+  onAttemptOptions?: (from: ToolExecutionOptions<unknown>, to: ToolExecutionOptions<unknown>) => void,
+): ((call: C, onAnsweredBy: (tool: string) => void) => unknown) | undefined {
+  if (options.retry === false && options.breaker === false && !options.timeoutMs && !options.fallback) {
+    return undefined;
+  }
+  const policy = createToolPolicy(name, { ...options, ...options.runtime });
+  const fallback = fallbackOf(options.fallback, name);
+
+  const attemptCall = (call: C, signal: AbortSignal): C => {
+    const options = { ...call.options, abortSignal: signal };
+    onAttemptOptions?.(call.options, options);
+    return { ...call, options };
+  };
+  const policyFallback = <T>(call: C, map: (value: unknown) => T): PolicyFallback<T> | undefined => {
+    const execute = fallback?.tool.execute as LooseExecute | undefined;
+    if (!fallback || typeof execute !== 'function') return undefined;
+    return {
+      name: fallback.name,
+      run: async (signal) =>
+        map(await execute(call.input, { ...call.options, abortSignal: signal ?? call.options.abortSignal })),
+    };
+  };
+  const failed = (outcome: { error: unknown; retryAfterMs?: number; decision: string }): never => {
+    const { error } = outcome;
+    if (outcome.decision === 'retry_after' && typeof error === 'object' && error !== null) {
+      retryAfterHints.set(error, outcome.retryAfterMs!);
+    }
+    throw error;
+  };
+
+  const runPromise = async (call: C, onAnsweredBy: (tool: string) => void): Promise<unknown> => {
+    const outcome = await policy.run(({ signal }) => invoke(attemptCall(call, signal)), {
+      signal: call.options.abortSignal,
+      fallback: policyFallback(call, (v) => v),
+    });
+    if (!outcome.ok) return failed(outcome);
+    if (outcome.answeredBy) onAnsweredBy(outcome.answeredBy);
+    return outcome.value;
+  };
+
+  type Primed = { iterator: AsyncIterator<unknown>; first: IteratorResult<unknown> };
+  const runStream = async function* (call: C, onAnsweredBy: (tool: string) => void) {
+    const outcome = await policy.run<Primed>(
+      async ({ signal }) => {
+        const iterator = asyncIterator(invoke(attemptCall(call, signal)));
+        if (!iterator) throw new TypeError(`Tool '${name}': its async generator returned no iterator.`);
+        return { iterator, first: await iterator.next() };
+      },
+      {
+        signal: call.options.abortSignal,
+        fallback: policyFallback(call, (value) => ({
+          iterator: (async function* () {})(),
+          first: { done: false, value },
+        })),
+      },
+    );
+    if (!outcome.ok) return failed(outcome);
+    if (outcome.answeredBy) onAnsweredBy(outcome.answeredBy);
+    const { iterator, first } = outcome.value;
+    if (first.done) return;
+    yield first.value;
+    // After the first value, errors reach the model-visible layer as they are (no automatic retry).
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  };
+
+  return (call, onAnsweredBy) =>
+    isAsyncGeneratorFunction(call.execute) ? runStream(call, onAnsweredBy) : runPromise(call, onAnsweredBy);
+}
+
+/**
+ * Tells the model which tool answered when a fallback did: a text output gets a leading note, a JSON output
+ * becomes `{ answeredBy, result }`. Other output kinds (content parts, promises) are kept as they are.
+ */
+export function annotateAnsweredBy(output: unknown, tool: string): unknown {
+  if (typeof output !== 'object' || output === null || !('type' in output) || !('value' in output))
+    return output;
+  if (output.type === 'text')
+    return { type: 'text', value: `[answered by fallback tool '${tool}'] ${String(output.value)}` };
+  if (output.type === 'json') return { type: 'json', value: { answeredBy: tool, result: output.value } };
+  return output;
+}
