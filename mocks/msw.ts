@@ -1,8 +1,11 @@
 /** The fault kit as MSW 3 request handlers (in-process, no socket). */
-import { HttpResponse, http } from 'msw';
+import type { HttpHandler } from 'msw';
 import { abortableSleep } from '../src/policy/sleep.js';
 import { type MockOptions, ScriptPlayer, writeBody } from './player.js';
 import type { Api, RecordedRequest, Script } from './script.js';
+
+// msw is an optional peer dependency: only this transport needs it, the loopback server does not.
+const msw: typeof import('msw') | undefined = await import('msw').catch(() => undefined);
 
 /** Options of {@link openaiHandlers}. */
 export interface OpenAIHandlersOptions extends MockOptions {
@@ -11,7 +14,7 @@ export interface OpenAIHandlersOptions extends MockOptions {
 }
 
 /** MSW handlers that also expose the requests they recorded. */
-export type OpenAIHandlers = ReturnType<typeof http.post>[] & {
+export type OpenAIHandlers = HttpHandler[] & {
   /** Every request received, in order. */
   readonly requests: RecordedRequest[];
 };
@@ -27,6 +30,12 @@ export type OpenAIHandlers = ReturnType<typeof http.post>[] & {
  * // … handlers.requests[0].body.messages
  */
 export function openaiHandlers(script: Script, options: OpenAIHandlersOptions = {}): OpenAIHandlers {
+  if (!msw) {
+    throw new Error(
+      'graceful-ai/testing: openaiHandlers() needs msw@3, which is not installed. Run `npm i -D msw@3`, or use startMockOpenAI() (a loopback server that needs no msw).',
+    );
+  }
+  const { http, HttpResponse } = msw;
   const base = (options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
   const player = new ScriptPlayer(script, options);
   const handler = (api: Api) =>

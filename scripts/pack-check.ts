@@ -1,0 +1,94 @@
+/**
+ * Packs graceful-ai, installs the tarball into an empty project next to ai@7 and @ai-sdk/openai@4, then checks
+ * that `graceful-ai`, `graceful-ai/testing` and `graceful-ai/rpc` import at run time and type-check from a
+ * consumer's TypeScript file. Run with `npm run pack:check`; test/package/pack.test.ts runs it too.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const bin = join(root, 'node_modules', '.bin');
+const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
+
+function run(cmd: string, args: string[], cwd: string): string {
+  return execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function packCheck(): { tarball: string; exports: Record<string, string[]> } {
+  const work = mkdtempSync(join(tmpdir(), 'graceful-ai-pack-'));
+  try {
+    const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], root)) as Array<{
+      filename: string;
+    }>;
+    const tarball = join(work, packed[0]!.filename);
+    const app = join(work, 'app');
+    run('mkdir', ['-p', app], work);
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    // The versions we develop against are already in npm's cache after `npm ci`.
+    const versions = (name: string) =>
+      JSON.parse(
+        run('node', ['-p', `JSON.stringify(require('${name}/package.json').version)`], root),
+      ) as string;
+    run(
+      'npm',
+      [
+        'install',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        tarball,
+        `ai@${versions('ai')}`,
+        `@ai-sdk/openai@${versions('@ai-sdk/openai')}`,
+        `@ai-sdk/provider@${versions('@ai-sdk/provider')}`,
+        `zod@${versions('zod')}`,
+        `msw@${versions('msw')}`,
+      ],
+      app,
+    );
+    writeFileSync(
+      join(app, 'check.mjs'),
+      `const entries = ['graceful-ai', 'graceful-ai/testing', 'graceful-ai/rpc'];
+const out = {};
+for (const e of entries) out[e] = Object.keys(await import(e)).sort();
+console.log(JSON.stringify(out));\n`,
+    );
+    const exports = JSON.parse(run('node', ['check.mjs'], app)) as Record<string, string[]>;
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      `import * as core from 'graceful-ai';
+import * as testing from 'graceful-ai/testing';
+import * as rpc from 'graceful-ai/rpc';
+export const surfaces: [object, object, object] = [core, testing, rpc];\n`,
+    );
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2023',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], app);
+    return { tarball: packed[0]!.filename, exports };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const { tarball, exports } = packCheck();
+  console.log(`${tarball}: installed next to ai@7 and @ai-sdk/openai@4; types resolve.`);
+  for (const [entry, names] of Object.entries(exports)) console.log(`${entry}: ${names.join(', ')}`);
+}

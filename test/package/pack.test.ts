@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { packCheck } from '../../scripts/pack-check.js';
+
+// Builds, packs and installs the package into an empty consumer project: slow by nature, so one test.
+describe('npm pack', () => {
+  it('installs next to ai@7 and @ai-sdk/openai@4 and resolves every entry point with types', () => {
+    const { exports } = packCheck();
+    expect(Object.keys(exports).sort()).toEqual(['graceful-ai', 'graceful-ai/rpc', 'graceful-ai/testing']);
+    expect(exports['graceful-ai']).toContain('gracefulTool');
+    expect(exports['graceful-ai/testing']).toContain('openaiHandlers');
+    expect(exports['graceful-ai/rpc']).toContain('runRpcServer');
+  }, 180_000);
+});
