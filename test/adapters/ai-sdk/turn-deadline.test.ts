@@ -4,6 +4,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withTurnDeadline } from '../../../adapters/ai-sdk/turn-deadline.js';
 import { isolatedTelemetry } from '../../src/policy/fixtures.js';
+import { scriptedModel } from './scripted-model.js';
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -135,29 +136,9 @@ describe('withTurnDeadline (streamText)', () => {
   afterEach(() => vi.useRealTimers());
 
   it('returns partial results on time and the final step answers without tools', async () => {
-    const { model: m } = model(['slow']);
-    const stream = new MockLanguageModelV4({
-      doStream: async (options) => {
-        const r = await m.doGenerate(options);
-        const parts = r.content.map((c) =>
-          c.type === 'text' ? { type: 'text-delta' as const, id: 't', delta: c.text } : c,
-        );
-        return {
-          stream: new ReadableStream({
-            start(controller) {
-              controller.enqueue({ type: 'stream-start', warnings: [] });
-              if (parts.some((p) => p.type === 'text-delta'))
-                controller.enqueue({ type: 'text-start', id: 't' });
-              for (const p of parts) controller.enqueue(p);
-              if (parts.some((p) => p.type === 'text-delta'))
-                controller.enqueue({ type: 'text-end', id: 't' });
-              controller.enqueue({ type: 'finish', finishReason: r.finishReason, usage });
-              controller.close();
-            },
-          }),
-        };
-      },
-    });
+    const stream = scriptedModel((step) =>
+      step === 0 ? { calls: [['slow', {}, 'c0']] } : { text: 'final answer' },
+    );
     const run = withTurnDeadline(
       {
         model: stream,
