@@ -150,7 +150,8 @@ describe('withTurnDeadline (streamText)', () => {
     );
     const result = streamText(run.options);
     const text = result.text;
-    await vi.advanceTimersByTimeAsync(500);
+    // 500 ms for the deadline, then the simulated stream of the final step (zero-delay timers).
+    await vi.advanceTimersByTimeAsync(1_000);
     expect(await text).toBe('final answer');
     expect(run.report()).toMatchObject({ expired: true, timedOut: ['slow#c0'] });
     expect(vi.getTimerCount()).toBe(0);

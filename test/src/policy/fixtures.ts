@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import { Emitter } from '../../../src/observe/emitter.js';
+import type { Logger } from '../../../src/observe/logger.js';
 import { ToolMetrics } from '../../../src/observe/metrics.js';
 import type { ToolEvent, ToolEventMap } from '../../../src/observe/tool-events.js';
 import { ToolTelemetry } from '../../../src/observe/tool-telemetry.js';
@@ -11,10 +12,21 @@ export const unavailable = (message = 'service unavailable') =>
 /** A 400: permanent for the default classifier. */
 export const badRequest = (message = 'bad request') => Object.assign(new Error(message), { status: 400 });
 
-export const silentLogger = () => ({ debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+export const silentLogger = (): Logger => ({ debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+
+export interface IsolatedTelemetry {
+  telemetry: ToolTelemetry;
+  events: Emitter<ToolEventMap>;
+  /** Every event emitted, in order. */
+  seen: ToolEvent[];
+  metrics: ToolMetrics;
+  logger: Logger;
+  /** The `delayMs` of each `tool_retry` event. */
+  delays(): number[];
+}
 
 /** Telemetry with its own sinks, and the events it emitted. */
-export function isolatedTelemetry(trace?: TurnTrace) {
+export function isolatedTelemetry(trace?: TurnTrace): IsolatedTelemetry {
   const logger = silentLogger();
   const events = new Emitter<ToolEventMap>(logger);
   const seen: ToolEvent[] = [];
