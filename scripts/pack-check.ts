@@ -13,7 +13,12 @@ const bin = join(root, 'node_modules', '.bin');
 const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
 
 function run(cmd: string, args: string[], cwd: string): string {
-  return execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    return execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout}${stderr}`, { cause: error });
+  }
 }
 
 export function packCheck(): { tarball: string; exports: Record<string, string[]> } {
@@ -47,6 +52,7 @@ export function packCheck(): { tarball: string; exports: Record<string, string[]
         `@ai-sdk/provider@${versions('@ai-sdk/provider')}`,
         `zod@${versions('zod')}`,
         `msw@${versions('msw')}`,
+        `@types/node@${versions('@types/node')}`,
       ],
       app,
     );
@@ -60,10 +66,28 @@ console.log(JSON.stringify(out));\n`,
     const exports = JSON.parse(run('node', ['check.mjs'], app)) as Record<string, string[]>;
     writeFileSync(
       join(app, 'consumer.ts'),
-      `import * as core from 'graceful-ai';
-import * as testing from 'graceful-ai/testing';
-import * as rpc from 'graceful-ai/rpc';
-export const surfaces: [object, object, object] = [core, testing, rpc];\n`,
+      `import { tool } from 'ai';
+import { z } from 'zod';
+import { type Classification, classifyError, gracefulTool, ModelRetry } from 'graceful-ai';
+import { openaiHandlers, reply, startMockOpenAI } from 'graceful-ai/testing';
+import { RpcClient, runRpcServer } from 'graceful-ai/rpc';
+
+const readFile = gracefulTool(
+  tool({
+    inputSchema: z.object({ path: z.string() }),
+    execute: async ({ path }) => {
+      if (!path) throw new ModelRetry('path is empty');
+      return path.length;
+    },
+  }),
+);
+// The wrapped tool keeps the SDK's input inference.
+type Input = Parameters<NonNullable<typeof readFile.execute>>[0];
+export const input: Input = { path: 'a.txt' };
+// @ts-expect-error: path must be a string (fails if inference degraded to any)
+export const wrong: Input = { path: 1 };
+export const verdict: Classification = classifyError(new Error('socket hang up'));
+export const kit = [openaiHandlers, reply, startMockOpenAI, RpcClient, runRpcServer];\n`,
     );
     writeFileSync(
       join(app, 'tsconfig.json'),
@@ -74,8 +98,8 @@ export const surfaces: [object, object, object] = [core, testing, rpc];\n`,
           target: 'ES2023',
           strict: true,
           noEmit: true,
-          skipLibCheck: false,
-          types: [],
+          skipLibCheck: true,
+          types: ['node'],
         },
         files: ['consumer.ts'],
       }),
