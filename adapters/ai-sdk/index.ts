@@ -23,6 +23,7 @@ export type {
   PatternSets,
 } from '../../src/classify/types.js';
 export { AggregateToolError, type ToolFailure } from '../../src/errors/aggregate-tool-error.js';
+export { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
 export { ContextOverflowError } from '../../src/errors/context-overflow-error.js';
 export {
   DEFAULT_MAX_ERROR_CHARS,
@@ -30,6 +31,7 @@ export {
   type ToolErrorContext,
   type ToolErrorGuidance,
 } from '../../src/errors/format-for-model.js';
+export { InvalidToolPlanError } from '../../src/errors/invalid-tool-plan-error.js';
 export { ModelRetry } from '../../src/errors/model-retry.js';
 export { type RedactOption, redactSecrets } from '../../src/errors/redact.js';
 export {
@@ -43,7 +45,69 @@ export {
 export { StreamConsumedError } from '../../src/errors/stream-consumed-error.js';
 export { type StreamErrorFields, StreamFailedError } from '../../src/errors/stream-failed-error.js';
 export { StreamStalledError } from '../../src/errors/stream-stalled-error.js';
+export { ToolTimeoutError } from '../../src/errors/tool-timeout-error.js';
+export { TurnDeadlineError, type TurnDeadlinePhase } from '../../src/errors/turn-deadline-error.js';
 export { UnexpectedModelBehavior } from '../../src/errors/unexpected-model-behavior.js';
+export {
+  getToolMetrics,
+  resetToolMetrics,
+  ToolMetrics,
+  type ToolMetricsSnapshot,
+} from '../../src/observe/metrics.js';
+export {
+  type CircuitState,
+  type FailureDecision,
+  onToolEvent,
+  type ToolEvent,
+  type ToolEventMap,
+  toolEvents,
+} from '../../src/observe/tool-events.js';
+export { type TelemetryOptions, ToolTelemetry } from '../../src/observe/tool-telemetry.js';
+export { type TraceEntry, TurnTrace, type TurnTraceOptions } from '../../src/observe/trace.js';
+export {
+  type BreakerState,
+  type BreakerStore,
+  InMemoryBreakerStore,
+} from '../../src/policy/breaker-store.js';
+export {
+  type BreakerOutcome,
+  type BreakerPermit,
+  CircuitBreaker,
+  type CircuitBreakerOptions,
+} from '../../src/policy/circuit-breaker.js';
+export {
+  type AttemptContext,
+  type PolicyRuntime,
+  type RetryOptions,
+  type RetryOutcome,
+  type RetryPolicy,
+  retry,
+  retryDefaults,
+  retryWithOutcome,
+} from '../../src/policy/retry.js';
+export { type TimeoutOptions, withTimeout } from '../../src/policy/timeout.js';
+export {
+  type PlanResult,
+  type PlanStep,
+  type PlanTool,
+  runToolPlan,
+  type StepOutcome,
+  type StepResult,
+  type ToolPlanOptions,
+} from '../../src/policy/tool-plan.js';
+export {
+  createToolPolicy,
+  type PolicyCall,
+  type PolicyFallback,
+  type ToolPolicy,
+  type ToolPolicyOptions,
+  type ToolPolicyOutcome,
+} from '../../src/policy/tool-policy.js';
+export {
+  TurnDeadline,
+  type TurnDeadlineOptions,
+  type TurnDeadlineReport,
+} from '../../src/policy/turn-deadline.js';
 export { type CompactionContext, type CompactStrategy, trimContext } from '../../src/session/compaction.js';
 export { contextFromEntries, type SessionEntry } from '../../src/session/entries.js';
 export type {
@@ -94,3 +158,5 @@ export {
   streamGuard,
 } from './stream-guard.js';
 export { streamText } from './stream-text.js';
+export type { FallbackOption, ToolResilienceOptions } from './tool-resilience.js';
+export { type TurnDeadlineRun, type TurnDeadlineSettings, withTurnDeadline } from './turn-deadline.js';
