@@ -13,6 +13,9 @@ export interface TimeoutOptions {
   sleep?: Sleep;
 }
 
+/** The reason the internal timer is cancelled with: a constant, because a default DOMException costs a stack trace. */
+const settledReason = Symbol('graceful-ai.timeout.settled');
+
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
@@ -41,7 +44,7 @@ export function withTimeout<T>(
     const settle = (finish: () => void) => {
       if (settled) return;
       settled = true;
-      timer.abort();
+      timer.abort(settledReason);
       signal?.removeEventListener('abort', onCallerAbort);
       finish();
     };
