@@ -70,10 +70,12 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
   const before = await attempt(ctx, 'before: the plain AI SDK sends only err.toString()', tools);
   if (!before)
     ctx.print.note('the model could not recover: "Error: sales query failed" says nothing about regions.');
+  // This tool's plain errors are input errors: `unknown: 'permanent'` sends them to the model at once instead of
+  // retrying them as transient (the default for unrecognised errors, see docs/resilience.md).
   const after = await attempt(
     ctx,
-    'after: gracefulTools(tools) sends the cause chain and guidance',
-    gracefulTools(tools),
+    "after: gracefulTools(tools, { unknown: 'permanent' }) sends the cause chain and guidance",
+    gracefulTools(tools, { unknown: 'permanent' }),
   );
   if (after)
     ctx.print.note('the cause chain named the valid regions; the model fixed its call and answered.');

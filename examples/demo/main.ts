@@ -8,11 +8,12 @@ import { startMockOpenAI } from '../../mocks/index.js';
 import type { DemoContext, DemoSection, DemoSummary } from './context.js';
 import * as gracefulTool from './graceful-tool.js';
 import * as plainSdk from './plain-sdk.js';
+import * as resilience from './resilience.js';
 import * as sessionDemo from './session.js';
 import * as streaming from './streaming.js';
 import { createTranscript } from './transcript.js';
 
-const sections: DemoSection[] = [plainSdk, streaming, gracefulTool, sessionDemo];
+const sections: DemoSection[] = [plainSdk, streaming, gracefulTool, resilience, sessionDemo];
 
 async function main(): Promise<void> {
   const live = process.argv.includes('--live');

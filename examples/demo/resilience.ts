@@ -1,0 +1,95 @@
+/**
+ * Section: tool resilience. A flaky tool (two connection resets, then an answer) is retried silently: the model
+ * sees one clean result. A dead tool opens its circuit breaker: the model is told it is temporarily unavailable,
+ * answers without it, and the next question is answered at once without running the tool.
+ */
+import { generateText, isStepCount, type ToolSet, tool } from 'ai';
+import { z } from 'zod';
+import { gracefulTools, onToolEvent } from '../../adapters/ai-sdk/index.js';
+import { lastToolResults, reply } from '../../mocks/index.js';
+import type { DemoContext, DemoSummary } from './context.js';
+
+const city = z.object({ city: z.string() });
+let flakyCalls = 0;
+let deadCalls = 0;
+
+// Wrapped once, at module level: every run shares each tool's circuit breaker.
+const tools = gracefulTools(
+  {
+    weather: tool({
+      description: 'Current weather of a city.',
+      inputSchema: city,
+      execute: async ({ city }) => {
+        if (++flakyCalls <= 2) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+        return { city, sky: 'sunny', celsius: 21 };
+      },
+    }),
+    traffic: tool({
+      description: 'Current road traffic of a city.',
+      inputSchema: city,
+      execute: async (): Promise<string> => {
+        deadCalls++;
+        throw Object.assign(new Error('traffic API: 503 Service Unavailable'), { status: 503 });
+      },
+    }),
+  },
+  { breaker: { failureThreshold: 3 } },
+);
+
+async function ask(ctx: DemoContext, question: string, toolName: string, answer: string, tools: ToolSet) {
+  const { print } = ctx;
+  ctx.script({
+    steps: [reply.toolCall(toolName, { city: 'Oslo' })],
+    rest: (request) =>
+      reply.text(
+        lastToolResults(request).some((r) => r.error) ? `${toolName} is unavailable; ${answer}` : answer,
+      ),
+  });
+  print.user(question);
+  const result = await generateText({
+    model: ctx.model(),
+    prompt: question,
+    tools,
+    stopWhen: isStepCount(3),
+    maxRetries: 0,
+  });
+  for (const part of result.steps.flatMap((s) => s.content)) {
+    if (part.type === 'tool-call') print.toolCall(part.toolName, part.input);
+    if (part.type === 'tool-result') print.toolResult(part.toolName, part.output);
+    if (part.type === 'tool-error') print.toolError(part.toolName, part.error);
+  }
+  print.assistant(result.text);
+  return result;
+}
+
+export async function run(ctx: DemoContext): Promise<DemoSummary> {
+  const { print } = ctx;
+  print.section('tool resilience', '(automatic retry with backoff, circuit breaker)');
+  const problems: string[] = [];
+  const stop = onToolEvent((event) => {
+    if (event.type === 'tool_retry') {
+      print.note(
+        `${event.tool}: attempt ${event.attempt} failed (${event.classification.reason}), retry in ${Math.round(event.delayMs)} ms`,
+      );
+    }
+    if (event.type === 'circuit_state') print.note(`${event.tool}: circuit ${event.from} → ${event.to}`);
+  });
+  try {
+    print.info('a flaky tool: two connection resets, then an answer');
+    const flaky = await ask(ctx, 'Weather in Oslo?', 'weather', 'Sunny, 21 °C in Oslo.', tools);
+    const errors = flaky.steps.flatMap((s) => s.content).filter((p) => p.type === 'tool-error');
+    if (errors.length === 0) print.note('retried silently: the model saw one clean result');
+    else problems.push('the flaky tool reached the model as an error');
+
+    print.info('a dead tool: every call fails with 503');
+    await ask(ctx, 'Traffic in Oslo?', 'traffic', 'I cannot check traffic right now.', tools);
+    const before = deadCalls;
+    print.info('asking again while the circuit is open');
+    await ask(ctx, 'Traffic in Oslo now?', 'traffic', 'I still cannot check traffic.', tools);
+    if (deadCalls === before) print.note('failed fast: the open circuit answered without running the tool');
+    else problems.push('the open circuit still ran the dead tool');
+  } finally {
+    stop();
+  }
+  return { section: 'tool resilience', problems };
+}
