@@ -177,9 +177,12 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
   const logger = settings.logger ?? defaultLogger;
   const ids = new Set<string>();
   // Automatic retry, breaker, timeout and fallback around the one call of the original (validated here).
-  const resilient = resilientInvoker(settings.name ?? 'tool', settings, invokeTool, (from, to) => {
-    const info = retryInfos.get(from);
-    if (info) retryInfos.set(to, info);
+  const resilient = resilientInvoker(settings.name ?? 'tool', settings, invokeTool, {
+    original: tool,
+    onAttemptOptions: (from, to) => {
+      const info = retryInfos.get(from);
+      if (info) retryInfos.set(to, info);
+    },
   });
   // Calls whose failure is not the model's mistake (open circuit, deadline), and calls a fallback answered.
   const uncounted = new Set<string>();

@@ -2,6 +2,7 @@ import type { Tool, ToolExecutionOptions } from 'ai';
 import { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
 import type { ToolErrorContext } from '../../src/errors/format-for-model.js';
 import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
+import { InMemoryBreakerStore } from '../../src/policy/breaker-store.js';
 import type { PolicyRuntime } from '../../src/policy/retry.js';
 import {
   createToolPolicy,
@@ -61,6 +62,21 @@ export function failureContext(error: unknown): FailureContext {
   };
 }
 
+const breakerStores = new WeakMap<object, InMemoryBreakerStore>();
+
+/**
+ * The default breaker store of a tool object (keyed by tool name inside): wrapping the same tool again — e.g.
+ * `gracefulTools` on every request, as the drop-ins do — keeps its breaker state instead of starting afresh.
+ */
+function breakerStoreOf(original: object): InMemoryBreakerStore {
+  let store = breakerStores.get(original);
+  if (!store) {
+    store = new InMemoryBreakerStore();
+    breakerStores.set(original, store);
+  }
+  return store;
+}
+
 function isAsyncGeneratorFunction(fn: unknown): boolean {
   return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
 }
@@ -92,13 +108,22 @@ export function resilientInvoker<C extends ResilientInvocation>(
   name: string,
   options: ToolResilienceOptions,
   invoke: (call: C) => unknown,
-  /** Called with the SDK's options and each attempt's copy (which carries the attempt's own abort signal). */
-  onAttemptOptions?: (from: ToolExecutionOptions<unknown>, to: ToolExecutionOptions<unknown>) => void,
+  hooks: {
+    /** The unwrapped tool: breaker state is kept per tool object and name (see `breakerStoreOf`). */
+    original: object;
+    /** Called with the SDK's options and each attempt's copy (which carries the attempt's own abort signal). */
+    onAttemptOptions?: (from: ToolExecutionOptions<unknown>, to: ToolExecutionOptions<unknown>) => void;
+  },
 ): ((call: C, onAnsweredBy: (tool: string) => void) => unknown) | undefined {
   if (options.retry === false && options.breaker === false && !options.timeoutMs && !options.fallback) {
     return undefined;
   }
-  const policy = createToolPolicy(name, { ...options, ...options.runtime });
+  const { onAttemptOptions } = hooks;
+  const breaker =
+    options.breaker === false
+      ? false
+      : { ...options.breaker, store: options.breaker?.store ?? breakerStoreOf(hooks.original) };
+  const policy = createToolPolicy(name, { ...options, ...options.runtime, breaker });
   const fallback = fallbackOf(options.fallback, name);
 
   const attemptCall = (call: C, signal: AbortSignal): C => {

@@ -89,6 +89,26 @@ describe('gracefulTool with the resilience layers', () => {
     }
   });
 
+  it('re-wrapping the same tool object (gracefulTools per request) keeps its breaker state', async () => {
+    const execute = vi.fn(async (): Promise<string> => Promise.reject(unavailable()));
+    const weather = tool({ inputSchema: input, execute });
+    const options = { ...runtime(), retry: false as const, breaker: { failureThreshold: 2 } };
+    await run(gracefulTools({ weather }, options), callThenText(1));
+    await run(gracefulTools({ weather }, options), callThenText(1));
+    expect(execute).toHaveBeenCalledTimes(2);
+    const { outputs } = await run(gracefulTools({ weather }, options), callThenText(1));
+    expect(execute).toHaveBeenCalledTimes(2);
+    expect((outputs[0]!.output as { value: string }).value).toMatch(/^CircuitOpenError/);
+    // Another tool object with the same name has a breaker of its own.
+    const other = tool({ inputSchema: input, execute: async () => 'ok' });
+    expect(
+      (await run(gracefulTools({ weather: other }, options), callThenText(1))).outputs[0]!.output,
+    ).toEqual({
+      type: 'text',
+      value: 'ok',
+    });
+  });
+
   it('a fallback answers a permanent failure and the model sees which tool answered', async () => {
     const primary = tool({
       inputSchema: input,
