@@ -140,7 +140,7 @@ describe('CircuitBreaker', () => {
       { arbitrary: fc.record({ kind: fc.constant('hang' as const) }), weight: 2 },
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { maxLength: 80 }), async (ops) => {
+      fc.asyncProperty(fc.array(op, { minLength: 20, maxLength: 80 }), async (ops) => {
         const { breaker, time, telemetry } = setup({ failureThreshold: 3, successThreshold: 2, openMs: 30 });
         const model = { state: 'closed' as CircuitState, failures: 0, successes: 0, openUntil: 0 };
         let trialStart: number | null = null;
