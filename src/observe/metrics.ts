@@ -59,6 +59,7 @@ export class ToolMetrics {
     else if (classification.kind === 'permanent') c.permanent++;
   }
 
+  /** An automatic retry was scheduled. */
   retried(tool: string): void {
     this.#counters(tool).retries++;
   }
@@ -71,10 +72,12 @@ export class ToolMetrics {
     if (ok) c.retriedSuccesses++;
   }
 
+  /** A breaker went to OPEN. */
   circuitOpened(tool: string): void {
     this.#counters(tool).opens++;
   }
 
+  /** An attempt hit its per-tool timeout. */
   timedOut(tool: string): void {
     this.#counters(tool).timeouts++;
   }
@@ -96,6 +99,7 @@ export class ToolMetrics {
     return out;
   }
 
+  /** Forgets every counter. */
   reset(): void {
     this.#byTool.clear();
   }

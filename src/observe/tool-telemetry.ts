@@ -43,6 +43,7 @@ export class ToolTelemetry {
     return new ToolTelemetry({ events: this.events, metrics: this.metrics, trace, logger: this.logger });
   }
 
+  /** A transient failure will be retried: counts it, logs the warn line, traces `retry`, emits `tool_retry`. */
   retrying(event: ToolEventMap['tool_retry'] & { circuitState?: CircuitState }): void {
     const { circuitState, ...payload } = event;
     this.metrics.attemptFailed(payload.tool, payload.classification);
@@ -81,6 +82,7 @@ export class ToolTelemetry {
     this.events.emit('tool_failed', payload);
   }
 
+  /** A call succeeded (after `attempts` attempts). */
   succeeded(event: ToolEventMap['tool_succeeded'] & { circuitState?: CircuitState }): void {
     const { circuitState, ...payload } = event;
     this.metrics.callSettled(payload.tool, payload.attempts > 1, true);
@@ -94,6 +96,7 @@ export class ToolTelemetry {
     this.events.emit('tool_succeeded', payload);
   }
 
+  /** An attempt ran past its per-tool timeout and was abandoned. */
   timedOut(event: ToolEventMap['tool_timeout']): void {
     this.metrics.timedOut(event.tool);
     this.trace?.record({
@@ -105,6 +108,7 @@ export class ToolTelemetry {
     this.events.emit('tool_timeout', event);
   }
 
+  /** A breaker changed state (an opening counts in `circuit_breaker_opens`). */
   circuitChanged(event: ToolEventMap['circuit_state']): void {
     if (event.to === 'open') this.metrics.circuitOpened(event.tool);
     this.logger.info(`Circuit of tool '${event.tool}': ${event.from} → ${event.to}`);
@@ -117,6 +121,7 @@ export class ToolTelemetry {
     this.events.emit('circuit_state', event);
   }
 
+  /** A failed tool was answered by its fallback. */
   fallbackUsed(event: ToolEventMap['fallback_used'] & { classification?: Classification }): void {
     const { classification, ...payload } = event;
     this.trace?.record({
@@ -129,6 +134,7 @@ export class ToolTelemetry {
     this.events.emit('fallback_used', payload);
   }
 
+  /** A step of a tool plan settled. */
   planStep(event: ToolEventMap['plan_step']): void {
     this.trace?.record({
       event_type: 'plan_step',
@@ -139,6 +145,7 @@ export class ToolTelemetry {
     this.events.emit('plan_step', event);
   }
 
+  /** A turn's deadline passed: logs, traces each abandoned or skipped call, emits `turn_deadline`. */
   turnDeadline(event: ToolEventMap['turn_deadline']): void {
     this.logger.warn(
       `Turn deadline of ${event.timeoutMs} ms passed: ${event.timedOut.length} tool call(s) abandoned, ` +

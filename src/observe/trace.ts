@@ -45,6 +45,7 @@ export class TurnTrace {
     this.#clock = options.clock ?? systemClock;
   }
 
+  /** Appends one decision (stamped with the clock), dropping the oldest past `maxEntries`. */
   record(entry: {
     event_type: string;
     tool_id: string;
