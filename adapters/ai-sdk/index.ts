@@ -158,5 +158,5 @@ export {
   streamGuard,
 } from './stream-guard.js';
 export { streamText } from './stream-text.js';
-export type { FallbackOption, ToolResilienceOptions } from './tool-resilience.js';
+export { type FallbackOption, type ToolResilienceOptions, traceTurn } from './tool-resilience.js';
 export { type TurnDeadlineRun, type TurnDeadlineSettings, withTurnDeadline } from './turn-deadline.js';

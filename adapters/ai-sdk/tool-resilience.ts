@@ -1,7 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
 import type { ToolErrorContext } from '../../src/errors/format-for-model.js';
 import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
+import { defaultTelemetry } from '../../src/observe/tool-telemetry.js';
+import type { TurnTrace } from '../../src/observe/trace.js';
 import { InMemoryBreakerStore } from '../../src/policy/breaker-store.js';
 import type { PolicyRuntime } from '../../src/policy/retry.js';
 import {
@@ -60,6 +63,16 @@ export function failureContext(error: unknown): FailureContext {
     guidance: 'retry',
     details: `The service asked to wait ${seconds} s before trying again.`,
   };
+}
+
+const turnTraces = new AsyncLocalStorage<TurnTrace>();
+
+/**
+ * Records the resilience decisions of every wrapped tool that runs inside `run` (e.g. one `generateText` call)
+ * into `trace`, whatever telemetry the tools were wrapped with: `traceTurn(trace, () => generateText({...}))`.
+ */
+export function traceTurn<T>(trace: TurnTrace, run: () => T): T {
+  return turnTraces.run(trace, run);
 }
 
 const breakerStores = new WeakMap<object, InMemoryBreakerStore>();
@@ -124,6 +137,12 @@ export function resilientInvoker<C extends ResilientInvocation>(
       ? false
       : { ...options.breaker, store: options.breaker?.store ?? breakerStoreOf(hooks.original) };
   const policy = createToolPolicy(name, { ...options, ...options.runtime, breaker });
+  const baseTelemetry = options.runtime?.telemetry ?? defaultTelemetry;
+  /** The calling turn's trace, if the call runs inside `traceTurn`. */
+  const telemetryOfCall = () => {
+    const trace = turnTraces.getStore();
+    return trace ? baseTelemetry.withTrace(trace) : undefined;
+  };
   const fallback = fallbackOf(options.fallback, name);
 
   const attemptCall = (call: C, signal: AbortSignal): C => {
@@ -152,6 +171,7 @@ export function resilientInvoker<C extends ResilientInvocation>(
     const outcome = await policy.run(({ signal }) => invoke(attemptCall(call, signal)), {
       signal: call.options.abortSignal,
       fallback: policyFallback(call, (v) => v),
+      telemetry: telemetryOfCall(),
     });
     if (!outcome.ok) return failed(outcome);
     if (outcome.answeredBy) onAnsweredBy(outcome.answeredBy);
@@ -168,6 +188,7 @@ export function resilientInvoker<C extends ResilientInvocation>(
       },
       {
         signal: call.options.abortSignal,
+        telemetry: telemetryOfCall(),
         fallback: policyFallback(call, (value) => ({
           iterator: (async function* () {})(),
           first: { done: false, value },

@@ -2,6 +2,8 @@ import { generateText, isStepCount, type ToolSet, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { getRetryInfo, gracefulTool, gracefulTools } from '../../../adapters/ai-sdk/graceful-tool.js';
+import { traceTurn } from '../../../adapters/ai-sdk/tool-resilience.js';
+import { TurnTrace } from '../../../src/observe/trace.js';
 import { badRequest, isolatedTelemetry, unavailable, virtualTime } from '../../src/policy/fixtures.js';
 import { lastToolOutputs, scriptedModel, type Turn } from './scripted-model.js';
 
@@ -45,6 +47,20 @@ describe('gracefulTool with the resilience layers', () => {
     );
     expect(execute).toHaveBeenCalledTimes(3);
     expect(outputs).toEqual([{ toolName: 'weather', output: { type: 'text', value: 'sunny' } }]);
+  });
+
+  it('traceTurn records the decisions of one run into its own trace', async () => {
+    let n = 0;
+    const execute = async () => (++n === 1 ? Promise.reject(unavailable()) : 'sunny');
+    const weather = gracefulTool(tool({ inputSchema: input, execute }), { ...runtime(), name: 'weather' });
+    const trace = new TurnTrace();
+    await traceTurn(trace, () => run({ weather }, callThenText(1)));
+    expect(trace.entries.map((e) => `${e.tool_id}:${e.event_type}:${e.decision}`)).toEqual([
+      'weather:tool_retry:retry',
+      'weather:tool_succeeded:ok',
+    ]);
+    await run({ weather }, callThenText(1)); // outside traceTurn: not recorded
+    expect(trace.entries).toHaveLength(2);
   });
 
   it('keeps getRetryInfo working on every attempt', async () => {
