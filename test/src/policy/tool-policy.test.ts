@@ -38,7 +38,7 @@ describe('createToolPolicy: breaker counts attempts', () => {
     });
   });
 
-  it('when the last allowed attempt opens the breaker, the call ends with the tool\'s own error', async () => {
+  it("when the last allowed attempt opens the breaker, the call ends with the tool's own error", async () => {
     const { p } = policy();
     const last = unavailable('fifth');
     let n = 0;
