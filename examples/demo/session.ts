@@ -3,7 +3,7 @@
  * (compacted, then the turn continues).
  */
 import { AgentSession } from '../../adapters/ai-sdk/agent-session.js';
-import { fault, reply } from '../../mocks/index.js';
+import { fault, lastUserText, reply, type Step } from '../../mocks/index.js';
 import type { SessionEventMap } from '../../src/session/events.js';
 import { formatDuration } from '../../src/util/duration.js';
 import type { DemoContext, DemoSummary } from './context.js';
@@ -15,6 +15,24 @@ const CTRL_C = 0x03;
 export function retryLine(event: SessionEventMap['auto_retry_start'], cancellable: boolean): string {
   const base = `Retrying (${event.attempt}/${event.maxAttempts}) in ${formatDuration(event.delayMs)}…`;
   return cancellable ? `${base} (esc to cancel)` : base;
+}
+
+/** On a terminal, rewrites the retry line every 200 ms as the delay counts down; returns the function that ends it. */
+function liveCountdown(event: SessionEventMap['auto_retry_start']): () => void {
+  const until = Date.now() + event.delayMs;
+  const draw = () => {
+    const left = Math.max(0, until - Date.now());
+    if (left === 0) clearInterval(timer);
+    process.stdout.write(
+      `\r\u001b[2K  ${retryLine({ ...event, delayMs: Math.ceil(left / 100) * 100 }, true)}`,
+    );
+  };
+  draw();
+  const timer = setInterval(draw, 200);
+  return () => {
+    clearInterval(timer);
+    process.stdout.write('\n');
+  };
 }
 
 /** While a retry sleeps, Esc cancels it (raw-mode stdin, only on a TTY); returns the function that stops listening. */
@@ -40,22 +58,50 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
     'AgentSession',
     '(a rate-limited turn retried with a live line, then a context overflow compacted)',
   );
-  ctx.script([
-    // Turn 1: a 429 asking for 1 s, then the answer.
-    fault.rateLimit({ retryAfterSeconds: 1, retryAfterMs: 1000 }),
-    reply.text('Three files changed: parser.ts, lexer.ts and their tests.', {
-      chunkChars: 8,
-      frameDelayMs: 10,
-    }),
-    // Turn 2: the context overflows once; after compaction the answer comes.
-    fault.contextLengthExceeded(),
-    reply.text('The lexer now handles CRLF line endings.', { chunkChars: 8, frameDelayMs: 10 }),
-  ]);
+  // Keyed on the user's words, so a cancelled retry (Esc) does not shift the answers to the next turn.
+  const seen = new Map<string, number>();
+  const firstTimeThen = (key: string, first: Step, then: Step): Step => {
+    const count = seen.get(key) ?? 0;
+    seen.set(key, count + 1);
+    return count === 0 ? first : then;
+  };
+  ctx.script((request) =>
+    lastUserText(request)?.includes('lexer')
+      ? // Turn 2: the context overflows once; after compaction the answer comes.
+        firstTimeThen(
+          'lexer',
+          fault.contextLengthExceeded(),
+          reply.text('The lexer now handles CRLF line endings.', { chunkChars: 8, frameDelayMs: 10 }),
+        )
+      : // Turn 1: a 429 with no retry-after, so the session's own backoff applies (2 s), then the answer.
+        firstTimeThen(
+          'commit',
+          fault.http(429, {
+            error: {
+              message:
+                'Rate limit reached for gpt-4o in organization org-mock on requests per min (RPM): Limit 500, Used 500, Requested 1.',
+              type: 'requests',
+              param: null,
+              code: 'rate_limit_exceeded',
+            },
+          }),
+          reply.text('Three files changed: parser.ts, lexer.ts and their tests.', {
+            chunkChars: 8,
+            frameDelayMs: 10,
+          }),
+        ),
+  );
   const cancellable = Boolean(process.stdin.isTTY);
   const session = new AgentSession({ model: ctx.model(), system: 'You are a terse coding agent.' });
   let stopEsc: (() => void) | undefined;
+  let stopCountdown: (() => void) | undefined;
   const problems: string[] = [];
   session.subscribe((event) => {
+    // Any later event (the retry's first text, its failure, the chain's end) ends the live line.
+    if (event.type !== 'auto_retry_start') {
+      stopCountdown?.();
+      stopCountdown = undefined;
+    }
     switch (event.type) {
       case 'text_delta':
         print.assistantDelta(event.delta);
@@ -64,8 +110,12 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
         print.error(`attempt failed (${event.kind}, ${event.reason})`, event.error);
         break;
       case 'auto_retry_start':
-        print.note(retryLine(event, cancellable));
-        if (cancellable) stopEsc ??= listenForEsc(session);
+        if (cancellable) {
+          stopCountdown = liveCountdown(event);
+          stopEsc ??= listenForEsc(session);
+        } else {
+          print.note(retryLine(event, false));
+        }
         break;
       case 'auto_retry_end':
         stopEsc?.();
@@ -80,7 +130,9 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
         print.note(`context overflow with ${event.messageCount} messages: compacting (never retried as is)`);
         break;
       case 'compaction_end':
-        print.note(`compacted to ${event.messageCount} messages (${event.removedCount} dropped); continuing`);
+        print.note(
+          `compacted to ${event.messageCount} message${event.messageCount === 1 ? '' : 's'} (${event.removedCount} dropped); continuing`,
+        );
         break;
     }
   });
