@@ -1,6 +1,7 @@
 import type { Sleep } from '../util/time.js';
 
-function abortReason(signal: AbortSignal): unknown {
+/** What an aborted signal rejects with: its own reason, or a standard `AbortError` when it has none. */
+export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 

@@ -1,6 +1,6 @@
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { Sleep } from '../util/time.js';
-import { abortableSleep } from './sleep.js';
+import { abortableSleep, abortReason } from './sleep.js';
 
 export interface TimeoutOptions {
   /** Hard limit of this attempt in ms; `undefined` = none (the caller's abort still applies). */
@@ -15,10 +15,6 @@ export interface TimeoutOptions {
 
 /** The reason the internal timer is cancelled with: a constant, because a default DOMException costs a stack trace. */
 const settledReason = Symbol('graceful-ai.timeout.settled');
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
-}
 
 /**
  * Runs `fn` with its own abort signal and a hard stop: when `timeoutMs` passes, the signal fires with a
