@@ -12,6 +12,7 @@ import {
   type PolicyFallback,
   type ToolPolicyOptions,
 } from '../../src/policy/tool-policy.js';
+import { wholeSeconds } from '../../src/util/duration.js';
 
 /** A fallback tool: a tool object (named `<tool>_fallback` in events), or a tool with the name the model sees. */
 export type FallbackOption = Tool | { name: string; tool: Tool };
@@ -57,11 +58,10 @@ export function failureContext(error: unknown): FailureContext {
   if (TurnDeadlineError.isInstance(error)) return { counts: false, guidance: 'deadline' };
   const hint = typeof error === 'object' && error !== null ? retryAfterHints.get(error) : undefined;
   if (hint === undefined) return { counts: true, guidance: 'retry' };
-  const seconds = Math.max(1, Math.ceil(hint / 1000));
   return {
     counts: true,
     guidance: 'retry',
-    details: `The service asked to wait ${seconds} s before trying again.`,
+    details: `The service asked to wait ${wholeSeconds(hint)} before trying again.`,
   };
 }
 

@@ -1,8 +1,5 @@
+import { wholeSeconds } from '../util/duration.js';
 import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
-
-function seconds(ms: number): string {
-  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
-}
 
 /**
  * A tool's circuit breaker is open (or half-open with its one trial call already running): the call was rejected
@@ -20,7 +17,7 @@ export class CircuitOpenError extends GracefulError {
     super(
       'CircuitOpenError',
       `Tool '${options.toolName}' is temporarily unavailable after repeated failures (circuit open); ` +
-        `it can be called again in ${seconds(options.retryAfterMs)}.`,
+        `it can be called again in ${wholeSeconds(options.retryAfterMs)}.`,
       options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.toolName = options.toolName;

@@ -7,3 +7,8 @@ export function formatDuration(ms: number): string {
   const rest = Math.round(seconds - minutes * 60);
   return rest === 0 ? `${minutes}m` : `${minutes}m ${rest}s`;
 }
+
+/** A wait in whole seconds, rounded up and at least 1, for model-visible text: `30 s`. */
+export function wholeSeconds(ms: number): string {
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
+}
