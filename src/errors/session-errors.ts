@@ -1,16 +1,6 @@
 import { formatDuration } from '../util/duration.js';
+import { errorText } from './error-text.js';
 import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
-
-/** The text of an error as events and persisted entries show it. */
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}
 
 /** `prompt()` was called while another turn of the same session was still running. */
 export class SessionBusyError extends GracefulError {

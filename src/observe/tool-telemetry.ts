@@ -1,4 +1,5 @@
 import type { Classification } from '../classify/types.js';
+import { errorText } from '../errors/error-text.js';
 import type { Emitter } from './emitter.js';
 import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';
@@ -15,10 +16,6 @@ export interface TelemetryOptions {
   trace?: TurnTrace;
   /** Default: `util.debuglog('graceful-ai')`. */
   logger?: Logger;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -50,7 +47,7 @@ export class ToolTelemetry {
     this.metrics.retried(payload.tool);
     this.logger.warn(
       `Tool '${payload.tool}' failed (attempt ${payload.attempt}/${payload.maxAttempts}), retrying in ` +
-        `${(payload.delayMs / 1000).toFixed(1)}s: ${errorMessage(payload.error)}`,
+        `${(payload.delayMs / 1000).toFixed(1)}s: ${errorText(payload.error)}`,
       { classification: payload.classification },
     );
     this.trace?.record({

@@ -1,4 +1,5 @@
 import type { Classification } from '../classify/types.js';
+import { errorText } from '../errors/error-text.js';
 import { type Clock, systemClock } from '../util/time.js';
 import type { CircuitState } from './tool-events.js';
 
@@ -24,10 +25,10 @@ export interface TurnTraceOptions {
   clock?: Clock;
 }
 
-function errorText(error: unknown): string | null {
+function traceError(error: unknown): string | null {
   if (error === undefined || error === null) return null;
-  if (error instanceof Error) return `${error.name}: ${error.message}`.slice(0, 1000);
-  return String(error).slice(0, 1000);
+  const text = errorText(error);
+  return (error instanceof Error && text !== error.name ? `${error.name}: ${text}` : text).slice(0, 1000);
 }
 
 /**
@@ -58,7 +59,7 @@ export class TurnTrace {
     this.#entries.push({
       event_type: entry.event_type,
       tool_id: entry.tool_id,
-      error: errorText(entry.error),
+      error: traceError(entry.error),
       classification: entry.classification ? { ...entry.classification } : null,
       circuit_breaker_state: entry.circuit_breaker_state ?? null,
       retry_count: entry.retry_count ?? 0,

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../classify/types.js';
-import { errorText } from '../errors/session-errors.js';
+import { errorText } from '../errors/error-text.js';
 import type { SessionMessage } from './message.js';
 
 /** An error as events and session files carry it (JSON-safe). */

@@ -1,5 +1,5 @@
+import { errorText } from '../errors/error-text.js';
 import {
-  errorText,
   RetryCancelledError,
   RetryDelayTooLongError,
   RetryExhaustedError,
