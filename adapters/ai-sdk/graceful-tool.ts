@@ -11,6 +11,7 @@ import { ModelRetry } from '../../src/errors/model-retry.js';
 import type { RedactOption } from '../../src/errors/redact.js';
 import { UnexpectedModelBehavior } from '../../src/errors/unexpected-model-behavior.js';
 import { defaultLogger, type Logger } from '../../src/observe/logger.js';
+import { safeJson } from '../../src/util/guarded.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
 import { countConsecutiveFailures } from './tool-failure-count.js';
@@ -269,7 +270,7 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
       const issues = issuesText(invalid.error);
       const error = new InvalidToolInputError({
         toolName: name,
-        toolInput: safeJson(invalid.value),
+        toolInput: safeJson(invalid.value) ?? String(invalid.value),
         cause: invalid.error,
         ...(issues ? { message: `Invalid input for tool ${name}: ${issues}` } : {}),
       });
@@ -340,12 +341,4 @@ export function gracefulTools<TOOLS extends ToolSet>(
 export function toolRetries(tool: unknown, fallback: number = DEFAULT_RETRIES): number {
   const retries = wrappedInfo(tool)?.options.retries;
   return Math.max(0, Math.floor(retries ?? fallback));
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }

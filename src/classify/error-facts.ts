@@ -2,6 +2,8 @@
 // and text found along it. Error objects are untrusted input: every read is guarded (getters and proxies may
 // throw) and all text is cut to a bounded view, so classifying a 1 MB message costs the same as a 20 KB one.
 
+import { read, readPath, safeJson } from '../util/guarded.js';
+
 /** Walk limits: a chain deeper or wider than this is cut (cycles are detected separately). */
 const maxDepth = 8;
 const maxNodes = 16;
@@ -30,23 +32,6 @@ export interface ErrorFacts {
    * `CircuitOpenError`), an object a response header record (`responseHeaders`, `headers`, `response.headers`).
    */
   retryHints: readonly unknown[];
-}
-
-/** Reads `object[key]`, or `undefined` when the value is no object or the getter throws. */
-export function read(value: unknown, key: string): unknown {
-  if (typeof value !== 'object' || value === null) return undefined;
-  try {
-    return (value as Record<string, unknown>)[key];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Reads a nested path, e.g. `readPath(err, 'data', 'error', 'code')`. */
-export function readPath(value: unknown, ...keys: string[]): unknown {
-  let current = value;
-  for (const key of keys) current = read(current, key);
-  return current;
 }
 
 /** The first `head` and last `tail` characters of `text` (all of it when short). */
@@ -152,7 +137,7 @@ export function errorFacts(error: unknown): ErrorFacts {
     // RetryInfo); a stream-error object has no body, only the parsed `data`.
     const body = read(node, 'responseBody');
     if (typeof body === 'string') addText(body);
-    else if (data !== undefined) addText(safeJson(data));
+    else if (data !== undefined) addText(typeof data === 'string' ? data : safeJson(data));
   }
   texts.push(...codes);
   return { nodes, status, codes, names, isRetryable, text: boundedView(texts.join('\n')), retryHints };
@@ -171,14 +156,6 @@ export function headerValue(headers: unknown, name: string): string | undefined 
     }
     if (Array.isArray(value)) value = value[0];
     return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function safeJson(value: unknown): string | undefined {
-  try {
-    return typeof value === 'string' ? value : JSON.stringify(value);
   } catch {
     return undefined;
   }

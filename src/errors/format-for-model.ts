@@ -1,3 +1,4 @@
+import { read, safeJson } from '../util/guarded.js';
 import { ModelRetry } from './model-retry.js';
 import { type RedactOption, redactSecrets } from './redact.js';
 
@@ -69,37 +70,11 @@ export function attachModelText(error: unknown, text: string): boolean {
   }
 }
 
-/** Reads a property without letting a throwing getter or proxy escape. */
-function read(value: object, key: PropertyKey): unknown {
-  try {
-    return (value as Record<PropertyKey, unknown>)[key];
-  } catch {
-    return undefined;
-  }
-}
-
 function tag(value: unknown): string {
   try {
     return Object.prototype.toString.call(value);
   } catch {
     return '[object Unknown]';
-  }
-}
-
-function safeJson(value: unknown, limit: number): string | undefined {
-  try {
-    const seen = new WeakSet<object>();
-    const json = JSON.stringify(value, (_key, v: unknown) => {
-      if (typeof v === 'bigint') return `${v}n`;
-      if (typeof v === 'object' && v !== null) {
-        if (seen.has(v)) return '[Circular]';
-        seen.add(v);
-      }
-      return v;
-    });
-    return json === undefined ? undefined : json.slice(0, limit);
-  } catch {
-    return undefined;
   }
 }
 
