@@ -18,13 +18,22 @@ type SdkGenerateTextOptions<
  * Your `maxRetries` (default 2) becomes the guard's retry count (transient errors only, classified, with backoff
  * and retry-after); the SDK itself runs with `maxRetries: 0`. Attempt records are in
  * `providerMetadata['graceful-ai'].attempts` of each step.
+ *
+ * The run is under a turn deadline (`turnTimeoutMs`, default 300 000 ms; `false` = none): `onTurnDeadline`
+ * receives which tool calls completed, timed out and were skipped. Invalid options reject (e.g. a `RangeError`
+ * naming `turnTimeoutMs`); the deadline's timer is stopped however the call ends.
  */
-export function generateText<
+export async function generateText<
   TOOLS extends ToolSet,
   RUNTIME_CONTEXT extends Context = Context,
   OUTPUT extends OutputInterface = OutputInterface<string, string>,
 >(
   options: SdkGenerateTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT> & GracefulCallOptions,
 ): Promise<GenerateTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT>> {
-  return sdkGenerateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>(guardCallOptions(options));
+  const { options: sdkOptions, turn } = guardCallOptions(options);
+  try {
+    return await sdkGenerateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>(sdkOptions);
+  } finally {
+    turn?.close(); // a rejection outside a step (e.g. a loud tool failure) ends no SDK callback
+  }
 }

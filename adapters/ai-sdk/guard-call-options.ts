@@ -7,9 +7,10 @@ import {
   type ToolSet,
   wrapLanguageModel,
 } from 'ai';
+import type { TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
 import { type GracefulToolOptions, gracefulTools } from './graceful-tool.js';
 import { type StreamGuardOptions, streamGuard } from './stream-guard.js';
-import { withTurnDeadline } from './turn-deadline.js';
+import { type TurnDeadlineRun, withTurnDeadline } from './turn-deadline.js';
 
 /** What the drop-ins add to the AI SDK's options. Everything else is the SDK's own, unchanged. */
 export interface GracefulCallOptions {
@@ -25,8 +26,27 @@ export interface GracefulCallOptions {
    * tools as they are.
    */
   gracefulTools?: GracefulToolOptions | false;
-  /** A per-turn deadline with graceful degradation (see `withTurnDeadline`); default: none. */
-  turnTimeoutMs?: number;
+  /**
+   * The per-turn deadline with graceful degradation (see `withTurnDeadline`), in ms: default 300 000 (5 min);
+   * `false` turns it off. Any other value must be a finite number > 0 (0, negative, NaN, `Infinity` throw a
+   * `RangeError` naming `turnTimeoutMs`).
+   */
+  turnTimeoutMs?: number | false;
+  /**
+   * Called once when the run ends, however it ends (answer, failed step, abort), with the turn deadline's report:
+   * which tool calls completed, timed out and were skipped (`<tool>#<toolCallId>`), and whether it expired. Not
+   * called with `turnTimeoutMs: false`. A throwing callback is logged and ignored.
+   */
+  onTurnDeadline?: (report: TurnDeadlineReport) => void;
+}
+
+/** The drop-ins' default `turnTimeoutMs`: 5 minutes, as the tool-error specification asks. */
+export const DEFAULT_TURN_TIMEOUT_MS = 300_000;
+
+/** A drop-in's rewritten options, and its turn deadline (`undefined` with `turnTimeoutMs: false`). */
+export interface GuardedCall<O> {
+  options: O;
+  turn: TurnDeadlineRun<O> | undefined;
 }
 
 interface SdkCallOptions {
@@ -43,21 +63,29 @@ interface SdkCallOptions {
  * {@link streamGuard} (also a model `prepareStep` returns), SDK `maxRetries: 0`, `streamRetries` off, and the
  * SDK's chunk timeout handed to the guard as its stall timeout (the SDK's own would abort the whole call).
  */
-export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(options: O): O {
+export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(options: O): GuardedCall<O> {
   // The result is typed as `O` (without our keys at run time): `Omit` would break the SDK's prompt union.
-  const { graceful, gracefulTools: toolDefaults, turnTimeoutMs, ...rest } = options;
+  const {
+    graceful,
+    gracefulTools: toolDefaults,
+    turnTimeoutMs = DEFAULT_TURN_TIMEOUT_MS,
+    onTurnDeadline,
+    ...rest
+  } = options;
   let sdkOptions = rest as unknown as O;
   if (toolDefaults !== false && options.tools) {
     sdkOptions = { ...sdkOptions, tools: gracefulTools(options.tools, toolDefaults) };
   }
-  if (turnTimeoutMs !== undefined) sdkOptions = withTurnDeadline(sdkOptions, { turnTimeoutMs }).options;
-  if (graceful === false) return sdkOptions;
   const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
-  const middleware = streamGuard({
-    maxStreamRetries: options.maxRetries ?? 2,
-    stallTimeoutMs: chunkMs,
-    ...graceful,
-  });
+  const middleware =
+    graceful === false
+      ? undefined
+      : streamGuard({ maxStreamRetries: options.maxRetries ?? 2, stallTimeoutMs: chunkMs, ...graceful });
+  // The deadline's timer starts last, so an invalid option above leaves no timer behind.
+  const turn =
+    turnTimeoutMs === false ? undefined : withTurnDeadline(sdkOptions, { turnTimeoutMs, onTurnDeadline });
+  if (turn) sdkOptions = turn.options;
+  if (middleware === undefined) return { options: sdkOptions, turn };
   const guard = (model: LanguageModel) => wrapLanguageModel({ model: resolveModel(model), middleware });
   const prepareStep = sdkOptions.prepareStep;
   const guarded = {
@@ -74,7 +102,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
         return result?.model === undefined ? result : { ...result, model: guard(result.model) };
       }),
   };
-  return guarded as unknown as O;
+  return { options: guarded as unknown as O, turn };
 }
 
 /** A model id string resolves through the global provider, as the SDK does (default: the gateway). */

@@ -25,6 +25,9 @@ const singleUseStreams = new Set<PropertyKey>(['textStream', 'fullStream', 'stre
  *   `response.messages` hold only the complete answer. The consumer stream still shows the reset part.
  * - Iterating the same `textStream`/`fullStream`/`stream` object twice throws `StreamConsumedError`; reading the
  *   getter again gives a fresh stream that replays from the start, as in the SDK.
+ * - The run is under a turn deadline (`turnTimeoutMs`, default 300 000 ms; `false` = none): `onTurnDeadline`
+ *   receives, once the run has ended, which tool calls completed, timed out and were skipped. The deadline's
+ *   timer stops when the run ends, fails or is aborted; a result never read keeps only an `unref`'d timer.
  */
 export function streamText<
   TOOLS extends ToolSet,
@@ -34,17 +37,25 @@ export function streamText<
   options: SdkStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT> & GracefulCallOptions,
 ): StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> {
   const userOnStepEnd = options.onStepEnd ?? options.onStepFinish;
-  const result = sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>({
-    ...guardCallOptions(options),
-    onStepFinish: undefined,
-    onStepEnd: async (step) => {
-      removeDiscarded(step.content);
-      for (const message of step.response.messages) {
-        if (message.role === 'assistant' && Array.isArray(message.content)) removeDiscarded(message.content);
-      }
-      await userOnStepEnd?.(step);
-    },
-  });
+  const { options: sdkOptions, turn } = guardCallOptions(options);
+  let result: StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT>;
+  try {
+    result = sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>({
+      ...sdkOptions,
+      onStepFinish: undefined,
+      onStepEnd: async (step) => {
+        removeDiscarded(step.content);
+        for (const message of step.response.messages) {
+          if (message.role === 'assistant' && Array.isArray(message.content))
+            removeDiscarded(message.content);
+        }
+        await userOnStepEnd?.(step);
+      },
+    });
+  } catch (error) {
+    turn?.close();
+    throw error;
+  }
   return new Proxy(result, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);

@@ -1,6 +1,7 @@
 import { isStepCount, type StopCondition, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import { attachModelText, formatToolError } from '../../src/errors/format-for-model.js';
 import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
+import { defaultLogger } from '../../src/observe/logger.js';
 import type { ToolTelemetry } from '../../src/observe/tool-telemetry.js';
 import { TurnDeadline, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
 import type { Sleep } from '../../src/util/time.js';
@@ -11,8 +12,13 @@ export interface TurnDeadlineSettings {
   turnTimeoutMs?: number;
   /** Default: process-wide events and metrics. */
   telemetry?: ToolTelemetry;
-  /** Default: `abortableSleep` (tests inject fake timers instead). */
+  /** Default: an `unref`'d timer (tests use fake timers or inject a sleep). */
   sleep?: Sleep;
+  /**
+   * Called once with the final report when the run ends, however it ends (answer, failed step, abort, or your own
+   * `close()`): which tool calls completed, timed out and were skipped. A throwing callback is logged and ignored.
+   */
+  onTurnDeadline?: (report: TurnDeadlineReport) => void;
 }
 
 type AnyStop = StopCondition<ToolSet>;
@@ -27,6 +33,10 @@ interface DeadlineCallOptions {
   stopWhen?: StopCondition<any> | StopCondition<any>[];
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's end callback is generic over the caller's tools.
   onEnd?: (event: any) => unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's step error callback is generic over the caller's tools.
+  onStepError?: (event: any) => unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's abort callback is generic over the caller's tools.
+  onAbort?: (event: any) => unknown;
 }
 
 /** A run under a deadline: the rewritten options, and its report. */
@@ -37,8 +47,10 @@ export interface TurnDeadlineRun<O> {
   /** Which tool calls completed, timed out or were skipped so far (`<tool>#<toolCallId>`). */
   report(): TurnDeadlineReport;
   /**
-   * Stops the deadline timer and returns the final report. Called automatically from `onEnd`; call it yourself
-   * when a run fails before it ends, so no timer is left behind.
+   * Stops the deadline timer and returns the final report (idempotent). Called automatically when the run ends,
+   * fails in a step or is aborted (`onEnd`, `onStepError`, `onAbort`); call it yourself when you drop a run
+   * without reading it, or after a rejection that happens outside a step. The default timer is `unref`'d, so a
+   * run that is never closed still does not keep the process alive.
    */
   close(): TurnDeadlineReport;
 }
@@ -113,15 +125,44 @@ export function withTurnDeadline<O extends DeadlineCallOptions>(
     return false;
   };
 
+  let reported = false;
+  const close = (): TurnDeadlineReport => {
+    const report = deadline.close();
+    if (reported) return report;
+    reported = true;
+    try {
+      settings.onTurnDeadline?.(report);
+    } catch (error) {
+      defaultLogger.warn('onTurnDeadline threw; the error is ignored.', { error });
+    }
+    return report;
+  };
+  // Every way a run ends stops the timer: success, a failed step (the run rejects), an abort.
   const onEnd = async (event: unknown) => {
-    deadline.close();
+    close();
     await options.onEnd?.(event);
+  };
+  const onStepError = async (event: unknown) => {
+    close();
+    await options.onStepError?.(event);
+  };
+  const onAbort = async (event: unknown) => {
+    close();
+    await options.onAbort?.(event);
   };
 
   return {
-    options: { ...options, ...(tools ? { tools } : {}), prepareStep, stopWhen, onEnd } as O,
+    options: {
+      ...options,
+      ...(tools ? { tools } : {}),
+      prepareStep,
+      stopWhen,
+      onEnd,
+      onStepError,
+      onAbort,
+    } as O,
     deadline,
     report: () => deadline.report(),
-    close: () => deadline.close(),
+    close,
   };
 }

@@ -1,20 +1,34 @@
 import { TurnDeadlineError } from '../errors/turn-deadline-error.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
 import type { Sleep } from '../util/time.js';
-import { abortableSleep } from './sleep.js';
 import { withTimeout } from './timeout.js';
 import { checkPositive } from './validate.js';
 
 export interface TurnDeadlineOptions {
   /** The whole turn's limit in ms (default 300 000 = 5 min). */
   timeoutMs?: number;
-  /** Default: `abortableSleep`. */
+  /**
+   * The deadline's timer. Default: a timer that is `unref`'d (an abandoned run never keeps the process alive) and
+   * cleared by `close()`.
+   */
   sleep?: Sleep;
   /** Default: process-wide events and metrics. */
   telemetry?: ToolTelemetry;
   /** Called once when the deadline passes (e.g. to end the run with one last tool-free step). */
   onExpire?: () => void;
 }
+
+/**
+ * The default deadline timer: resolves after `ms`; an abort clears it (the promise then never settles, which is
+ * all the deadline needs). Unlike `abortableSleep` it is `unref`'d: a run that is dropped unread must not hold
+ * Node open for minutes.
+ */
+const unrefSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    signal?.addEventListener('abort', () => clearTimeout(timer), { once: true });
+  });
 
 /** Which tool calls of the turn finished, were cut off, or never ran (`<tool>#<callId>` each). */
 export interface TurnDeadlineReport {
@@ -29,7 +43,8 @@ export interface TurnDeadlineReport {
  * The per-turn deadline: every tool call of one run goes through `run`. When the deadline passes, running calls
  * are abandoned (their signal fires, they reject with `TurnDeadlineError` 'timed_out' at once, even if they ignore
  * the signal) and later calls are not started ('skipped'); finished calls keep their results. Call `close()` when
- * the run ends: it stops the timer and returns the report.
+ * the run ends, however it ends (success, error, abort): it stops the timer and returns the report. The default
+ * timer is `unref`'d, so even a run that is never closed does not keep the process alive.
  */
 export class TurnDeadline {
   readonly timeoutMs: number;
@@ -45,7 +60,7 @@ export class TurnDeadline {
     checkPositive('turnTimeoutMs', options.timeoutMs);
     this.timeoutMs = options.timeoutMs ?? 300_000;
     this.#telemetry = options.telemetry ?? defaultTelemetry;
-    (options.sleep ?? abortableSleep)(this.timeoutMs, this.#timer.signal).then(
+    (options.sleep ?? unrefSleep)(this.timeoutMs, this.#timer.signal).then(
       () => {
         this.#controller.abort(new TurnDeadlineError({ phase: 'timed_out', deadlineMs: this.timeoutMs }));
         options.onExpire?.();
