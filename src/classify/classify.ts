@@ -20,7 +20,7 @@ import type {
 } from './types.js';
 
 /** Default of {@link ClassifyOptions.shortRetryWindowMs}. */
-export const defaultShortRetryWindowMs = 60_000;
+const defaultShortRetryWindowMs = 60_000;
 
 const lower = (values: readonly string[]): ReadonlySet<string> => new Set(values.map((v) => v.toLowerCase()));
 const overflowCodes = lower(providerCodes.overflow);

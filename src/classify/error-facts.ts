@@ -40,7 +40,7 @@ export function boundedView(text: string, head = textHead, tail = textTail): str
 }
 
 /** The errors of a chain: the error, a RetryError's `lastError`, `cause`, else an aggregate's `errors[]`. */
-export function errorChain(error: unknown): unknown[] {
+function errorChain(error: unknown): unknown[] {
   const nodes: unknown[] = [];
   const seen = new Set<unknown>();
   const visit = (node: unknown, depth: number): void => {

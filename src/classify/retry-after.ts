@@ -77,7 +77,7 @@ const unitMs = (unit: string): number => {
 };
 
 /** The first delay written in `text` after a retry lead-in, in ms (`text` must already be bounded). */
-export function retryAfterFromText(text: string): number | undefined {
+function retryAfterFromText(text: string): number | undefined {
   leadIn.lastIndex = 0;
   for (let lead = leadIn.exec(text); lead !== null; lead = leadIn.exec(text)) {
     let total = 0;

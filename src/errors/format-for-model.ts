@@ -10,7 +10,7 @@ import { type RedactOption, redactSecrets } from './redact.js';
 export type ToolErrorGuidance = 'retry' | 'unavailable' | 'deadline' | 'none';
 
 /** The closing line per guidance kind (`retry` is pydantic-ai's wording). */
-export const GUIDANCE: Readonly<Record<ToolErrorGuidance, string>> = {
+const GUIDANCE: Readonly<Record<ToolErrorGuidance, string>> = {
   retry: 'Fix the errors and try again.',
   // An outage (circuit open, retries used up on a failing dependency): never ask to fix arguments.
   unavailable: 'Continue without this tool, or call it again later.',
@@ -41,7 +41,7 @@ export interface ToolErrorContext {
 const formattedText = Symbol.for('graceful-ai.modelText');
 
 /** The model-visible text already attached to an error, if any (so it is never wrapped twice). */
-export function attachedModelText(error: unknown): string | undefined {
+function attachedModelText(error: unknown): string | undefined {
   try {
     if ((typeof error === 'object' && error !== null) || typeof error === 'function') {
       const text = (error as Record<symbol, unknown>)[formattedText];
@@ -172,7 +172,11 @@ function innerErrors(value: unknown): unknown[] {
   return errors;
 }
 
-/** The error, its inner errors (AggregateError) and its cause chain, one line each. */
+/**
+ * The error, its inner errors (AggregateError) and its cause chain, one line each. Not the classifier's
+ * `errorChain`: that one flattens a tree (a RetryError's `lastError`, aggregates' errors newest first) into facts,
+ * while the model needs the `cause` links in order, with the cycle and depth cut said out loud.
+ */
 function renderChain(error: unknown, limit: number): string {
   const lines: string[] = [];
   const seen = new Set<unknown>();
