@@ -35,9 +35,11 @@ type OwnedCallOption =
  */
 export type UsageLimitAnswer = LanguageModel | boolean | undefined;
 
+/** Options of {@link AgentSession}; only `model` is required. */
 export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   /** The model of every turn (switchable with `setModel()` or from `onUsageLimit`). */
   model: LanguageModel;
+  /** The tools of every turn (default none). Wrap them with `gracefulTools` for model-visible tool errors. */
   tools?: TOOLS;
   /** The system prompt, sent with every call (never compacted away). */
   system?: string;

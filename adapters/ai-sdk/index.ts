@@ -26,7 +26,7 @@ export { AggregateToolError, type ToolFailure } from '../../src/errors/aggregate
 export { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
 export { ContextOverflowError } from '../../src/errors/context-overflow-error.js';
 export {
-  DEFAULT_MAX_ERROR_CHARS,
+  defaultMaxErrorChars,
   formatToolError,
   type ToolErrorContext,
   type ToolErrorGuidance,
@@ -77,12 +77,12 @@ export {
 } from '../../src/policy/circuit-breaker.js';
 export {
   type AttemptContext,
+  defaultRetryOptions,
   type PolicyRuntime,
   type RetryOptions,
   type RetryOutcome,
   type RetryPolicy,
   retry,
-  retryDefaults,
   retryWithOutcome,
 } from '../../src/policy/retry.js';
 export { type TimeoutOptions, withTimeout } from '../../src/policy/timeout.js';

@@ -21,6 +21,7 @@ export interface RpcStreamOptions {
   output: Writable;
 }
 
+/** Options of {@link RpcClient}: spawn a server process, or talk over given streams. */
 export type RpcClientOptions = (RpcSpawnOptions | RpcStreamOptions) & {
   /** Sees every line the server writes, parsed (responses included): for logging and protocol tests. */
   onLine?: (line: object) => void;

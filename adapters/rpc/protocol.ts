@@ -10,6 +10,7 @@ import type { SessionMessage } from '../../src/session/message.js';
 /** A command id: any string or number the client chooses; echoed in the response. */
 export type RpcId = string | number;
 
+/** One command line the client sends (JSON); see docs/session.md for the protocol. */
 export type RpcCommand =
   /** Runs one user turn; the response comes when the turn (and any retry chain) has ended. */
   | { id?: RpcId; type: 'prompt'; text: string }
@@ -17,9 +18,12 @@ export type RpcCommand =
   | { id?: RpcId; type: 'abort' }
   /** Cancels a backoff sleep only. */
   | { id?: RpcId; type: 'abort_retry' }
+  /** Turns automatic retry on or off. */
   | { id?: RpcId; type: 'set_auto_retry'; enabled: boolean }
+  /** Answers with the session's {@link RpcState}. */
   | { id?: RpcId; type: 'get_state' };
 
+/** The command names: `prompt`, `abort`, `abort_retry`, `set_auto_retry`, `get_state`. */
 export type RpcCommandType = RpcCommand['type'];
 
 /** What `get_state` answers. */

@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { serializeError } from '../../src/session/events.js';
 import type { RpcCommandType, RpcId, RpcResponse, RpcSession, RpcState } from './protocol.js';
 
+/** Options of {@link runRpcServer}. */
 export interface RpcServerOptions {
   /** The session to serve. Give this or `createSession`. */
   session?: RpcSession;
@@ -14,6 +15,7 @@ export interface RpcServerOptions {
   output?: Writable;
 }
 
+/** A running server, as {@link runRpcServer} resolves it. */
 export interface RpcServer {
   /** The session being served. */
   readonly session: RpcSession;

@@ -3,6 +3,7 @@ import type { Clock } from '../util/time.js';
 /** What to do about an error: retry it later, give up, compact the context, or stop because the caller asked. */
 export type ErrorKind = 'transient' | 'permanent' | 'overflow' | 'abort';
 
+/** What `classifyError` made of an error. */
 export interface Classification {
   kind: ErrorKind;
   /** A short machine-readable reason, e.g. `status:503`, `code:ECONNRESET`, `pattern:rate-limit`. */

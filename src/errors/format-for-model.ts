@@ -20,7 +20,7 @@ const GUIDANCE: Readonly<Record<ToolErrorGuidance, string>> = {
 };
 
 /** Default bound of the model-visible text, in characters. */
-export const DEFAULT_MAX_ERROR_CHARS = 2000;
+export const defaultMaxErrorChars = 2000;
 /** How many `Caused by:` lines at most. */
 const MAX_CAUSE_DEPTH = 5;
 /** How many inner errors of an `AggregateError` are listed. */
@@ -136,7 +136,7 @@ function describe(value: unknown, limit: number): string {
  * Validation errors (Zod, any Standard Schema) as `path: message; …` instead of their pretty-printed JSON,
  * which costs the model many characters for the same facts.
  */
-export function issuesText(value: unknown, limit = DEFAULT_MAX_ERROR_CHARS * 2): string | undefined {
+export function issuesText(value: unknown, limit = defaultMaxErrorChars * 2): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const issues = read(value, 'issues');
   if (!Array.isArray(issues) || issues.length === 0) return undefined;
@@ -232,7 +232,7 @@ export function formatToolError(error: unknown, context: ToolErrorContext = {}):
   try {
     const already = attachedModelText(error);
     if (already !== undefined) return already;
-    const max = Math.max(64, Math.floor(context.maxErrorChars ?? DEFAULT_MAX_ERROR_CHARS));
+    const max = Math.max(64, Math.floor(context.maxErrorChars ?? defaultMaxErrorChars));
     const guidance = GUIDANCE[context.guidance ?? 'retry'] ?? '';
     // Each piece is cut to about twice the bound before any regex (redaction) sees it.
     const limit = max * 2;

@@ -18,6 +18,7 @@ export interface TraceEntry {
   timestamp: number;
 }
 
+/** Options of {@link TurnTrace}. */
 export interface TurnTraceOptions {
   /** Entries kept; the oldest are dropped past it (default 500). */
   maxEntries?: number;

@@ -75,7 +75,11 @@ export type RetryOutcome<T> =
       retryAfterMs?: number;
     };
 
-export const retryDefaults = {
+/**
+ * The defaults of every {@link RetryOptions} field: 5 attempts, delays 100, 200, 400, 800 ms (initial 100 ms,
+ * multiplier 2, capped at 30 s), ±10% jitter, and no attempt started after 2 s in total.
+ */
+export const defaultRetryOptions = {
   maxAttempts: 5,
   initialDelayMs: 100,
   multiplier: 2,
@@ -112,13 +116,13 @@ export async function retryWithOutcome<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   policy: RetryPolicy = {},
 ): Promise<RetryOutcome<T>> {
-  const maxAttempts = policy.maxAttempts ?? retryDefaults.maxAttempts;
-  const budget = policy.maxTotalTimeMs ?? retryDefaults.maxTotalTimeMs;
+  const maxAttempts = policy.maxAttempts ?? defaultRetryOptions.maxAttempts;
+  const budget = policy.maxTotalTimeMs ?? defaultRetryOptions.maxTotalTimeMs;
   const backoff = {
-    initialDelayMs: policy.initialDelayMs ?? retryDefaults.initialDelayMs,
-    multiplier: policy.multiplier ?? retryDefaults.multiplier,
-    maxDelayMs: policy.maxDelayMs ?? retryDefaults.maxDelayMs,
-    jitter: policy.jitter ?? retryDefaults.jitter,
+    initialDelayMs: policy.initialDelayMs ?? defaultRetryOptions.initialDelayMs,
+    multiplier: policy.multiplier ?? defaultRetryOptions.multiplier,
+    maxDelayMs: policy.maxDelayMs ?? defaultRetryOptions.maxDelayMs,
+    jitter: policy.jitter ?? defaultRetryOptions.jitter,
   };
   const clock = policy.clock ?? systemClock;
   const random = policy.random ?? systemRandom;

@@ -2,6 +2,7 @@ import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { Sleep } from '../util/time.js';
 import { abortableSleep, abortReason } from './sleep.js';
 
+/** Options of {@link withTimeout}. */
 export interface TimeoutOptions {
   /** Hard limit of this attempt in ms; `undefined` = none (the caller's abort still applies). */
   timeoutMs?: number;

@@ -31,16 +31,20 @@ export interface PlanStep {
 /** What happened to a step. */
 export type StepOutcome = 'ok' | 'failed' | 'skipped' | 'defaulted' | 'escalated';
 
+/** How one step of a plan ended. */
 export interface StepResult {
+  /** The step's id. */
   id: string;
   outcome: StepOutcome;
   /** The decision taken, in words (e.g. `used default`, `skipped: dependency 'a' failed`). */
   decision: string;
   /** The output (the default when defaulted). */
   value?: unknown;
+  /** The error the step (or the dependency it gave up on) failed with. */
   error?: unknown;
 }
 
+/** What {@link runToolPlan} resolves with (it never rejects for a failed step). */
 export interface PlanResult {
   /** True when no required step failed (nothing escalated). */
   ok: boolean;
@@ -52,6 +56,7 @@ export interface PlanResult {
   escalated: string[];
 }
 
+/** Options of {@link runToolPlan}. */
 export interface ToolPlanOptions {
   /** Tool calls running at once (default 4). */
   concurrency?: number;

@@ -42,6 +42,7 @@ export type SessionEventMap<M extends SessionMessage = SessionMessage> = {
   turn_end: { success: boolean; text?: string; error?: SerializedError };
 };
 
+/** The `type` of a session event (`auto_retry_start`, `turn_end`, …). */
 export type SessionEventType = keyof SessionEventMap;
 
 /** One event as a listener receives it: the payload with its `type`. */
@@ -49,6 +50,7 @@ export type SessionEvent<M extends SessionMessage = SessionMessage> = {
   [K in SessionEventType]: { type: K } & SessionEventMap<M>[K];
 }[SessionEventType];
 
+/** A `subscribe()` listener: receives every session event; a throwing listener is logged and ignored. */
 export type SessionListener<M extends SessionMessage = SessionMessage> = (event: SessionEvent<M>) => void;
 
 export function serializeError(error: unknown): SerializedError {

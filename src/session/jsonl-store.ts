@@ -14,6 +14,7 @@ import type { SessionEntry } from './entries.js';
 import type { SessionMessage } from './message.js';
 import type { SessionStore } from './store.js';
 
+/** Options of {@link JsonlSessionStore}. */
 export interface JsonlSessionStoreOptions {
   /** Receives the warning about a torn last line (default: `defaultLogger`, silent unless `NODE_DEBUG=graceful-ai`). */
   logger?: Logger;

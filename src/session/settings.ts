@@ -15,7 +15,9 @@ export interface RetrySettings {
   maxDelayMs: number;
 }
 
+/** A session's settings, every field resolved (see {@link SessionSettingsInput} for what a caller passes). */
 export interface SessionSettings {
+  /** How failed turns are retried. */
   retry: RetrySettings;
 }
 
@@ -24,6 +26,7 @@ export interface SessionSettingsInput {
   retry?: Partial<RetrySettings>;
 }
 
+/** The session's retry defaults: enabled, 3 retries, 2 s doubling per retry, at most 60 s. */
 export const defaultRetrySettings: Readonly<RetrySettings> = Object.freeze({
   enabled: true,
   maxRetries: 3,
