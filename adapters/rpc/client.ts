@@ -119,7 +119,11 @@ export class RpcClient {
   send(command: RpcCommand): Promise<unknown> {
     if (this.#closedReason !== undefined) {
       return Promise.reject(
-        new RpcError(`${this.#closedReason}; cannot send '${command.type}'.`, undefined, command.type),
+        new RpcError(
+          `${this.#closedReason}; cannot send '${command.type}'. Create a new RpcClient (a new server) to continue.`,
+          undefined,
+          command.type,
+        ),
       );
     }
     const id = this.#nextId++;
