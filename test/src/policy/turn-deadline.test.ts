@@ -65,6 +65,16 @@ describe('TurnDeadline', () => {
     expect(seen).toEqual([]);
   });
 
+  it('its default timer never keeps the process alive (unref)', () => {
+    const setTimeoutSpy = vi.spyOn(globalThis, 'setTimeout');
+    const deadline = new TurnDeadline({ timeoutMs: 5_000, telemetry: isolatedTelemetry().telemetry });
+    const timer = setTimeoutSpy.mock.results.at(-1)!.value as NodeJS.Timeout;
+    expect(setTimeoutSpy.mock.calls.at(-1)![1]).toBe(5_000);
+    expect(timer.hasRef()).toBe(false);
+    deadline.close();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('defaults to 300 s', () => {
     const deadline = new TurnDeadline();
     expect(deadline.timeoutMs).toBe(300_000);
