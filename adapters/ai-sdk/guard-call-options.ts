@@ -41,7 +41,7 @@ export interface GracefulCallOptions {
 }
 
 /** The drop-ins' default `turnTimeoutMs`: 5 minutes, as the tool-error specification asks. */
-export const DEFAULT_TURN_TIMEOUT_MS = 300_000;
+const DEFAULT_TURN_TIMEOUT_MS = 300_000;
 
 /** A drop-in's rewritten options, and its turn deadline (`undefined` with `turnTimeoutMs: false`). */
 export interface GuardedCall<O> {

@@ -41,6 +41,7 @@ export {
   SessionBusyError,
   SessionFileCorruptError,
   SessionLockedError,
+  SessionStoreClosedError,
 } from '../../src/errors/session-errors.js';
 export { StreamConsumedError } from '../../src/errors/stream-consumed-error.js';
 export { type StreamErrorFields, StreamFailedError } from '../../src/errors/stream-failed-error.js';

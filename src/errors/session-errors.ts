@@ -89,6 +89,20 @@ export class SessionLockedError extends GracefulError {
   }
 }
 
+/** A `JsonlSessionStore` was written to after `close()`. */
+export class SessionStoreClosedError extends GracefulError {
+  constructor(readonly path: string) {
+    super(
+      'SessionStoreClosedError',
+      `The session file ${path} is closed; open a new JsonlSessionStore (or AgentSession.load) to write to it.`,
+    );
+  }
+
+  static override isInstance(error: unknown): error is SessionStoreClosedError {
+    return hasMarker(error, errorMarker('SessionStoreClosedError'));
+  }
+}
+
 /** A session file has an unreadable line before its last one (a torn last line is only skipped). */
 export class SessionFileCorruptError extends GracefulError {
   constructor(

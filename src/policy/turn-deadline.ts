@@ -4,6 +4,7 @@ import type { Sleep } from '../util/time.js';
 import { withTimeout } from './timeout.js';
 import { checkPositive } from './validate.js';
 
+/** Options of `TurnDeadline`: one run's time limit, after which running tools are abandoned and new ones skipped. */
 export interface TurnDeadlineOptions {
   /** The whole turn's limit in ms (default 300 000 = 5 min). */
   timeoutMs?: number;

@@ -8,7 +8,11 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { SessionFileCorruptError, SessionLockedError } from '../errors/session-errors.js';
+import {
+  SessionFileCorruptError,
+  SessionLockedError,
+  SessionStoreClosedError,
+} from '../errors/session-errors.js';
 import { defaultLogger, type Logger } from '../observe/logger.js';
 import type { SessionEntry } from './entries.js';
 import type { SessionMessage } from './message.js';
@@ -68,9 +72,7 @@ export class JsonlSessionStore<M extends SessionMessage = SessionMessage> implem
 
   append(entry: SessionEntry<M>): void {
     if (this.#fd === undefined) {
-      throw new Error(
-        `The session file ${this.path} is closed; open a new JsonlSessionStore to write to it.`,
-      );
+      throw new SessionStoreClosedError(this.path);
     }
     // One write call per line: a crash tears at most this line, which the next open skips.
     writeSync(this.#fd, `${JSON.stringify(entry)}\n`);

@@ -3,7 +3,11 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SessionFileCorruptError, SessionLockedError } from '../../../src/errors/session-errors.js';
+import {
+  SessionFileCorruptError,
+  SessionLockedError,
+  SessionStoreClosedError,
+} from '../../../src/errors/session-errors.js';
 import { contextFromEntries, type SessionEntry } from '../../../src/session/entries.js';
 import { JsonlSessionStore } from '../../../src/session/jsonl-store.js';
 
@@ -124,6 +128,13 @@ describe('JsonlSessionStore', () => {
   it('a closed store refuses appends', () => {
     const store = open(fresh());
     store.close();
-    expect(() => store.append(user('a'))).toThrow(/closed/);
+    let thrown: unknown;
+    try {
+      store.append(user('a'));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(SessionStoreClosedError.isInstance(thrown)).toBe(true);
+    expect(String(thrown)).toMatch(/is closed; open a new JsonlSessionStore/);
   });
 });
