@@ -23,6 +23,14 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** The `q` quantile (0..1) of `values`, by linear interpolation between the nearest ranks. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low]! + (sorted[Math.ceil(at)]! - sorted[low]!) * (at - low);
+}
+
 export async function timeOnce(fn: () => Promise<unknown> | unknown): Promise<number> {
   const start = performance.now();
   await fn();
@@ -31,13 +39,14 @@ export async function timeOnce(fn: () => Promise<unknown> | unknown): Promise<nu
 
 /**
  * Runs two variants alternately (A, B, B, A, …) in one process so drift and GC hit both alike, and returns
- * the median time of each and `ratio = medianB / medianA`.
+ * the median time of each, `ratio = medianB / medianA`, and `roundRatios`: B / A of each round (both ran
+ * back to back under the same load), whose spread says how far to trust `ratio`.
  */
 export async function compareAlternating(
   a: () => Promise<unknown> | unknown,
   b: () => Promise<unknown> | unknown,
   { rounds = 30, warmup = 5 }: { rounds?: number; warmup?: number } = {},
-): Promise<{ medianA: number; medianB: number; ratio: number }> {
+): Promise<{ medianA: number; medianB: number; ratio: number; roundRatios: number[] }> {
   for (let i = 0; i < warmup; i++) {
     await a();
     await b();
@@ -55,7 +64,8 @@ export async function compareAlternating(
   }
   const medianA = median(timesA);
   const medianB = median(timesB);
-  return { medianA, medianB, ratio: medianB / medianA };
+  const roundRatios = timesB.map((b, i) => b / timesA[i]!);
+  return { medianA, medianB, ratio: medianB / medianA, roundRatios };
 }
 
 export const round = (n: number, digits = 3): number => Number(n.toFixed(digits));

@@ -6,7 +6,7 @@ import { isResetPart } from '../adapters/ai-sdk/reset-part.js';
 import { streamGuard } from '../adapters/ai-sdk/stream-guard.js';
 import { streamText } from '../adapters/ai-sdk/stream-text.js';
 import { lastUserText, reply, type Step, startMockOpenAI, streamFault } from '../mocks/index.js';
-import { type Bench, compareAlternating, median, round, timeOnce } from './harness.js';
+import { type Bench, compareAlternating, median, quantile, round, timeOnce } from './harness.js';
 
 const DELTAS = 10_000;
 
@@ -138,16 +138,29 @@ export const benches: Bench[] = [
     async run() {
       const plain = deltaModel();
       const guarded = wrapLanguageModel({ model: deltaModel(), middleware: streamGuard() });
-      const { medianA, medianB, ratio } = await compareAlternating(
+      const { medianA, medianB, ratio, roundRatios } = await compareAlternating(
         () => consumeText(sdkStreamText({ model: plain, prompt: 'x', maxRetries: 0 }).textStream),
         () => consumeText(sdkStreamText({ model: guarded, prompt: 'x', maxRetries: 0 }).textStream),
-        { rounds: 30, warmup: 5 },
+        { rounds: 60, warmup: 10 },
       );
+      // Judged on the median of per-round ratios: each round runs both back to back, so load from other
+      // processes hits both alike; p25/p75 say how noisy the machine was.
+      const roundRatio = median(roundRatios);
       return {
         name: 'stream guard overhead (10,000 deltas)',
-        metrics: { plainMs: round(medianA), guardedMs: round(medianB), ratio: round(ratio) },
+        metrics: {
+          plainMs: round(medianA),
+          guardedMs: round(medianB),
+          ratio: round(roundRatio),
+          ratioP25: round(quantile(roundRatios, 0.25)),
+          ratioP75: round(quantile(roundRatios, 0.75)),
+          ratioOfMedians: round(ratio),
+          rounds: roundRatios.length,
+        },
         target: 'ratio <= 1.05',
-        met: ratio <= 1.05,
+        met: roundRatio <= 1.05,
+        notes:
+          'ratio = median of per-round guarded/plain ratios (rounds alternate A,B / B,A after 10 warmup rounds)',
       };
     },
   },

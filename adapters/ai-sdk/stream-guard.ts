@@ -204,7 +204,11 @@ class GuardedCall {
     return backoffDelay(n, this.options.backoff, this.options.random);
   }
 
-  /** The consumer's stream once an attempt produced content: pull-based, so an error never drops queued parts. */
+  /**
+   * The consumer's stream once an attempt produced content. One pull reads on while the consumer keeps up and
+   * returns as soon as a part waits in the queue, so each read starts with an empty queue: an error never drops
+   * a part the consumer has not read. Nothing is allocated per part beyond what the provider sends.
+   */
   #committed(
     n: number,
     attempt: StreamAttempt,
@@ -214,56 +218,47 @@ class GuardedCall {
   ): ReadableStream<Part> {
     const emitted = new EmittedContent();
     let done = false;
-    const finish = (controller: ReadableStreamDefaultController<Part>) => {
-      done = true;
-      attempt.stop();
-      controller.close();
-    };
     const pass = (controller: ReadableStreamDefaultController<Part>, part: Part) => {
       if (part.type === 'finish') {
         // Without recovery, an interrupted finish passes through as the provider reported it.
         if (part.finishReason.unified === 'interrupted' && emitted.chars > 0 && this.options.degrade) {
           throw new InterruptedFinish(`The provider ended the stream early (finish reason 'interrupted').`);
         }
+        recorder.charsEmitted = emitted.chars;
         this.#attempts.push(recorder.finish());
         controller.enqueue({ ...part, providerMetadata: this.#metadata(part.providerMetadata) });
         return;
       }
-      recorder.charsEmitted += emitted.track(part);
+      emitted.track(part);
       controller.enqueue(part);
     };
     return new ReadableStream<Part>(
       {
-        pull: (controller) => {
-          if (done) return;
-          const fail = (error: unknown) => {
+        pull: async (controller) => {
+          // The provider stream may have ended with the parts read before committing.
+          let end = ended;
+          try {
+            if (head.length > 0) for (const part of head.splice(0)) pass(controller, part);
+            while (!end && !done && controller.desiredSize! > 0) {
+              const next = await attempt.read();
+              if (next.done) end = true;
+              else if (next.value.type === 'error') throw next.value.error;
+              else pass(controller, next.value);
+            }
+          } catch (error) {
             attempt.stop();
             done = true;
+            recorder.charsEmitted = emitted.chars;
             return this.#afterLateFailure(n, recorder, emitted, error, controller);
-          };
-          if (head.length > 0) {
-            try {
-              for (const part of head.splice(0)) pass(controller, part);
-            } catch (error) {
-              return fail(error);
-            }
-            if (ended) finish(controller);
-            return;
           }
-          // The hot path: no async function, one promise per part.
-          return attempt.read().then((next) => {
-            if (next.done) return finish(controller);
-            if (next.value.type === 'error') return fail(next.value.error);
-            try {
-              pass(controller, next.value);
-            } catch (error) {
-              return fail(error);
-            }
-          }, fail);
+          if (end) {
+            done = true;
+            attempt.stop();
+            controller.close();
+          }
         },
         cancel: (reason) => attempt.cancel(reason),
       },
-      // Pull is only called with an empty queue, so `controller.error` never drops a part the consumer has not read.
       { highWaterMark: 1 },
     );
   }
@@ -462,42 +457,40 @@ class EmittedContent {
   readonly #openToolInputs = new Set<string>();
   readonly #toolCalls = new Set<string>();
 
-  /** Records a part on its way to the consumer; returns the characters it adds. */
-  track(part: Part): number {
+  /** Records a part on its way to the consumer. */
+  track(part: Part): void {
     switch (part.type) {
       case 'text-start':
         this.#textIds.push(part.id);
         this.#openText.add(part.id);
-        return 0;
+        return;
       case 'text-delta':
         this.#text += part.delta;
         this.chars += part.delta.length;
-        return part.delta.length;
+        return;
       case 'text-end':
         this.#openText.delete(part.id);
-        return 0;
+        return;
       case 'reasoning-start':
         this.#reasoningIds.push(part.id);
         this.#openReasoning.add(part.id);
-        return 0;
+        return;
       case 'reasoning-delta':
         this.#reasoning += part.delta;
         this.chars += part.delta.length;
-        return part.delta.length;
+        return;
       case 'reasoning-end':
         this.#openReasoning.delete(part.id);
-        return 0;
+        return;
       case 'tool-input-start':
         this.#openToolInputs.add(part.id);
-        return 0;
+        return;
       case 'tool-input-end':
         this.#openToolInputs.delete(part.id);
-        return 0;
+        return;
       case 'tool-call':
         this.#toolCalls.add(toolCallKey(part.toolName, part.input));
-        return 0;
-      default:
-        return 0;
+        return;
     }
   }
 

@@ -65,6 +65,47 @@ describe('streamGuard: clean streams', () => {
     expect(attemptsOf(out)).toMatchObject([{ attempt: 1, mode: 'stream', outcome: 'ok', charsEmitted: 11 }]);
     expect(JSON.parse(JSON.stringify(attemptsOf(out)))).toEqual(attemptsOf(out));
   });
+
+  it('reads the provider only as fast as the consumer reads (backpressure)', async () => {
+    const parts = [...preamble('r1'), ...textParts('a'.repeat(40), { size: 1 }), finish()];
+    let pulled = 0;
+    const counting = new ReadableStream<Part>(
+      {
+        pull(controller) {
+          if (pulled < parts.length) controller.enqueue(parts[pulled++]!);
+          else controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const { wrapped } = guarded(scriptedModel([counting]));
+    const reader = (await wrapped.doStream({ prompt: [] })).stream.getReader();
+    for (let i = 0; i < 5; i++) await reader.read();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The preamble (2) and the first content part are read to commit; then one part ahead of the consumer.
+    expect(pulled).toBeLessThanOrEqual(5 + 2);
+    await reader.cancel();
+  });
+
+  it('a slow consumer gets every part sent before a terminal error, then the error', async () => {
+    const error = apiError(401);
+    const model = scriptedModel([
+      streamOf([...preamble('r1'), ...textParts('Hello world', { open: true, size: 1 })], error),
+    ]);
+    const { wrapped } = guarded(model);
+    const reader = (await wrapped.doStream({ prompt: [] })).stream.getReader();
+    const seen: Part[] = [];
+    const failure = (async () => {
+      for (;;) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const next = await reader.read();
+        if (next.done) return undefined;
+        seen.push(next.value);
+      }
+    })().catch((e: unknown) => e);
+    expect(await failure).toBe(error);
+    expect(textOf(seen)).toBe('Hello world');
+  });
 });
 
 describe('streamGuard: failures before the first content part', () => {
