@@ -358,6 +358,7 @@ class StreamAttempt {
   readonly #abort: AbortController | undefined;
   #reader: ReadableStreamDefaultReader<Part> | undefined;
   #stall: StallWatch | undefined;
+  #stalled: StreamStalledError | undefined;
 
   constructor(model: LanguageModelV4, params: LanguageModelV4CallOptions, options: Resolved, name: string) {
     const stallTimeoutMs = options.stallTimeoutMs;
@@ -365,7 +366,7 @@ class StreamAttempt {
       this.#abort = new AbortController();
       const signals = [this.#abort.signal, ...(params.abortSignal ? [params.abortSignal] : [])];
       const abortSignal = AbortSignal.any(signals);
-      this.#stall = new StallWatch(stallTimeoutMs, options, (error) => this.#abort?.abort(error));
+      this.#stall = new StallWatch(stallTimeoutMs, options, (error) => this.#onStall(error));
       this.#request = new SingleUseRequest(name, () => model.doStream({ ...params, abortSignal }));
     } else {
       this.#request = new SingleUseRequest(name, () => model.doStream(params));
@@ -383,7 +384,26 @@ class StreamAttempt {
   /** The next read of the provider stream. Rejects with {@link StreamStalledError} on a stall. */
   read(): Promise<ReadableStreamReadResult<Part>> {
     const read = this.#reader!.read();
-    return this.#stall === undefined ? read : this.#stall.race(read);
+    return this.#stall === undefined ? read : read.then(this.#afterRead, this.#afterFailedRead);
+  }
+
+  // Bound once per attempt, so a watched read costs one `then` and no closure.
+  readonly #afterRead = (next: ReadableStreamReadResult<Part>): ReadableStreamReadResult<Part> => {
+    // A stall cancels the reader, which ends the pending read as if the stream were done.
+    if (this.#stalled !== undefined) throw this.#stalled;
+    this.#stall!.seen();
+    return next;
+  };
+
+  readonly #afterFailedRead = (error: unknown): never => {
+    throw this.#stalled ?? error;
+  };
+
+  /** Aborts this request only (not the call) and ends the pending read, which then rejects with `error`. */
+  #onStall(error: StreamStalledError): void {
+    this.#stalled = error;
+    this.#abort?.abort(error);
+    this.#reader?.cancel(error).catch(() => {});
   }
 
   /** Ends the attempt: stops the stall watch and releases the provider stream. */
@@ -398,11 +418,10 @@ class StreamAttempt {
   }
 }
 
-/** Rejects a pending read when nothing arrived for `ms`; one timer per attempt, re-armed lazily. */
+/** Calls `onStall` when nothing arrived for `ms`; one timer per attempt, re-armed lazily (not per part). */
 class StallWatch {
   readonly #stop = new AbortController();
   #last = 0;
-  #stalled: Promise<never> | undefined;
 
   constructor(
     private readonly ms: number,
@@ -412,31 +431,23 @@ class StallWatch {
 
   start(): void {
     this.#last = this.options.clock.now();
-    this.#stalled = this.#watch();
-    // Handled by the read that races it; this guards the gap between reads.
-    this.#stalled.catch(() => {});
+    // Ends when stopped: the sleep rejects with the stop signal's reason.
+    this.#watch().catch(() => {});
   }
 
-  race<T>(promise: PromiseLike<T>): Promise<T> {
-    if (this.#stalled === undefined) return Promise.resolve(promise);
-    return Promise.race([promise, this.#stalled]).then((value) => {
-      this.#last = this.options.clock.now();
-      return value;
-    });
+  /** Something arrived: the stall timeout counts from now. */
+  seen(): void {
+    this.#last = this.options.clock.now();
   }
 
   stop(): void {
     this.#stop.abort();
   }
 
-  async #watch(): Promise<never> {
+  async #watch(): Promise<void> {
     for (;;) {
       const wait = this.#last + this.ms - this.options.clock.now();
-      if (wait <= 0) {
-        const error = new StreamStalledError(this.ms);
-        this.onStall(error);
-        throw error;
-      }
+      if (wait <= 0) return this.onStall(new StreamStalledError(this.ms));
       await this.options.sleep(wait, this.#stop.signal);
     }
   }

@@ -339,6 +339,34 @@ describe('streamGuard: stalls', () => {
     }
   });
 
+  it('a slow stream whose parts each come within the timeout is not a stall', async () => {
+    vi.useFakeTimers();
+    try {
+      const parts = [...preamble('r1'), ...textParts('Slow but steady', { size: 1 }), finish()];
+      let i = 0;
+      const slow = new ReadableStream<Part>(
+        {
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 3000));
+            if (i < parts.length) controller.enqueue(parts[i++]!);
+            else controller.close();
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const model = scriptedModel([slow]);
+      const wrapped = wrapLanguageModel({ model, middleware: streamGuard({ stallTimeoutMs: 5000 }) });
+      const reading = wrapped.doStream({ prompt: [] }).then(({ stream }) => readAll(stream));
+      await vi.advanceTimersByTimeAsync(3000 * (parts.length + 1));
+      const out = await reading;
+      expect(textOf(out)).toBe('Slow but steady');
+      expect(attemptsOf(out)).toMatchObject([{ mode: 'stream', outcome: 'ok' }]);
+      expect(model.doStreamCalls[0]?.abortSignal?.aborted).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a stall before content starts a new stream', async () => {
     vi.useFakeTimers();
     try {
