@@ -21,16 +21,18 @@ import { SingleUseRequest } from '../../src/stream/single-use-request.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../../src/util/time.js';
 import { resetPart } from './reset-part.js';
 
-/** Events of the stream guard. Each carries the record of the attempt it is about. */
-export interface StreamGuardEventMap {
+/**
+ * Events of the stream guard. Each carries the record of the attempt it is about. A type alias, not an interface:
+ * it satisfies `EventMap` without an index signature, so a misspelled event name does not compile.
+ */
+export type StreamGuardEventMap = {
   /** A failure before any content: a new streamed request follows after `delayMs`. */
   stream_retry: { attempt: AttemptRecord; nextAttempt: number; delayMs: number };
   /** A transient failure after content: one non-streaming request follows (never a second stream). */
   stream_degraded: { attempt: AttemptRecord; charsEmitted: number };
   /** The call failed for good; `error` is what the stream ends with. */
   stream_failed: { attempt: AttemptRecord; attempts: AttemptRecord[]; error: unknown };
-  [key: string]: object;
-}
+};
 
 /** Options of {@link streamGuard}. */
 export interface StreamGuardOptions {
@@ -39,13 +41,17 @@ export interface StreamGuardOptions {
   /** After content, recover a transient failure with one non-streaming request (default `true`). */
   degrade?: boolean;
   /**
-   * Abort an attempt whose stream sends nothing for this long and recover it (default: off). Keep it below the
+   * Abort an attempt whose stream sends nothing for this long and recover it (default: off). Only the time a read
+   * from the provider is pending counts: a consumer that pauses between parts is never a stall. Keep it below the
    * SDK's `timeout.chunkMs`: the SDK's timer aborts the whole call, which the guard cannot recover.
    */
   stallTimeoutMs?: number;
   /** Backoff before a new request (default `{ initialDelayMs: 1000, multiplier: 2, maxDelayMs: 30000, jitter: 0.1 }`). */
   backoff?: Partial<BackoffOptions>;
-  /** A server's retry-after longer than this ends the retries instead of waiting (default 60 000 ms). */
+  /**
+   * A server's retry-after longer than this ends the retries instead of waiting (default 60 000 ms); the same
+   * meaning as the session's `retry.maxDelayMs`.
+   */
   maxRetryAfterMs?: number;
   /** Overrides for the shared classifier (`classifyError`). */
   classify?: ClassifyOverrides;
@@ -335,10 +341,7 @@ class GuardedCall {
     return { ...metadata, [GUARD_METADATA_KEY]: { ...metadata?.[GUARD_METADATA_KEY], attempts } };
   }
 
-  #emit<K extends 'stream_retry' | 'stream_degraded' | 'stream_failed'>(
-    type: K,
-    payload: StreamGuardEventMap[K],
-  ) {
+  #emit<K extends keyof StreamGuardEventMap>(type: K, payload: StreamGuardEventMap[K]) {
     this.options.events?.emit(type, payload);
   }
 }
@@ -381,21 +384,26 @@ class StreamAttempt {
     return result;
   }
 
-  /** The next read of the provider stream. Rejects with {@link StreamStalledError} on a stall. */
+  /**
+   * The next read of the provider stream. Rejects with {@link StreamStalledError} on a stall. Only the time a
+   * read is pending counts towards a stall: a consumer that stops reading is not the provider stalling.
+   */
   read(): Promise<ReadableStreamReadResult<Part>> {
-    const read = this.#reader!.read();
-    return this.#stall === undefined ? read : read.then(this.#afterRead, this.#afterFailedRead);
+    if (this.#stall === undefined) return this.#reader!.read();
+    this.#stall.arm();
+    return this.#reader!.read().then(this.#afterRead, this.#afterFailedRead);
   }
 
   // Bound once per attempt, so a watched read costs one `then` and no closure.
   readonly #afterRead = (next: ReadableStreamReadResult<Part>): ReadableStreamReadResult<Part> => {
     // A stall cancels the reader, which ends the pending read as if the stream were done.
     if (this.#stalled !== undefined) throw this.#stalled;
-    this.#stall!.seen();
+    this.#stall!.disarm();
     return next;
   };
 
   readonly #afterFailedRead = (error: unknown): never => {
+    this.#stall!.disarm();
     throw this.#stalled ?? error;
   };
 
@@ -418,10 +426,15 @@ class StreamAttempt {
   }
 }
 
-/** Calls `onStall` when nothing arrived for `ms`; one timer per attempt, re-armed lazily (not per part). */
+/**
+ * Calls `onStall` when a read stays pending for `ms`. The clock runs only while a read is pending (the guard
+ * reads one at a time): the time the consumer takes between reads never counts. One timer per attempt, re-armed
+ * lazily (not per part): a read costs one clock reading and two field writes.
+ */
 class StallWatch {
   readonly #stop = new AbortController();
-  #last = 0;
+  /** When the pending read was issued; `undefined` while no read is pending. */
+  #since: number | undefined;
 
   constructor(
     private readonly ms: number,
@@ -430,14 +443,18 @@ class StallWatch {
   ) {}
 
   start(): void {
-    this.#last = this.options.clock.now();
     // Ends when stopped: the sleep rejects with the stop signal's reason.
     this.#watch().catch(() => {});
   }
 
-  /** Something arrived: the stall timeout counts from now. */
-  seen(): void {
-    this.#last = this.options.clock.now();
+  /** A read was issued: the stall timeout counts from now. */
+  arm(): void {
+    this.#since = this.options.clock.now();
+  }
+
+  /** The read settled: nothing counts until the next read. */
+  disarm(): void {
+    this.#since = undefined;
   }
 
   stop(): void {
@@ -446,7 +463,8 @@ class StallWatch {
 
   async #watch(): Promise<void> {
     for (;;) {
-      const wait = this.#last + this.ms - this.options.clock.now();
+      // Unarmed, wake again after `ms`: a read armed meanwhile is then due no earlier than this wake-up.
+      const wait = this.#since === undefined ? this.ms : this.#since + this.ms - this.options.clock.now();
       if (wait <= 0) return this.onStall(new StreamStalledError(this.ms));
       await this.options.sleep(wait, this.#stop.signal);
     }

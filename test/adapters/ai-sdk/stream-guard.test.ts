@@ -1,7 +1,8 @@
 import { streamText as sdkStreamText, wrapLanguageModel } from 'ai';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { type StreamGuardEventMap, streamGuard } from '../../../adapters/ai-sdk/stream-guard.js';
 import { Emitter } from '../../../src/observe/emitter.js';
+import { abortableSleep } from '../../../src/policy/sleep.js';
 import type { AttemptRecord } from '../../../src/stream/attempt-record.js';
 import {
   apiError,
@@ -367,6 +368,61 @@ describe('streamGuard: stalls', () => {
     }
   });
 
+  it('a consumer pausing 10× stallTimeoutMs between parts is not a stall: no degrade, one request', async () => {
+    vi.useFakeTimers();
+    try {
+      const model = scriptedModel([
+        streamOf([...preamble('r1'), ...textParts('Paused consumer', { size: 1 }), finish()]),
+      ]);
+      const { wrapped, events } = guarded(model, { stallTimeoutMs: 5000, sleep: abortableSleep });
+      const reader = (await wrapped.doStream({ prompt: [] })).stream.getReader();
+      const parts: Part[] = [];
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        parts.push(next.value);
+        await vi.advanceTimersByTimeAsync(50_000);
+      }
+      expect(textOf(parts)).toBe('Paused consumer');
+      expect(model.doStreamCalls).toHaveLength(1);
+      expect(model.doGenerateCalls).toHaveLength(0);
+      expect(events).toEqual([]);
+      expect(attemptsOf(parts)).toMatchObject([{ mode: 'stream', outcome: 'ok' }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a provider that stops sending while a paused consumer waits is a stall, timed from the read', async () => {
+    vi.useFakeTimers();
+    try {
+      const model = scriptedModel(
+        [stallingStream([...preamble('r1'), ...textParts('Hello', { open: true, size: 1 })])],
+        [generated('Hello world')],
+      );
+      const { wrapped, events } = guarded(model, { stallTimeoutMs: 5000, sleep: abortableSleep });
+      const reader = (await wrapped.doStream({ prompt: [] })).stream.getReader();
+      const parts: Part[] = [];
+      // Every part the provider sent, each after a pause far longer than the stall timeout: no stall.
+      while (textOf(parts) !== 'Hello') {
+        const next = await reader.read();
+        if (!next.done) parts.push(next.value);
+        if (textOf(parts) !== 'Hello') await vi.advanceTimersByTimeAsync(50_000);
+      }
+      expect(model.doStreamCalls[0]?.abortSignal?.aborted).toBe(false);
+      // Now the guard's read of the silent provider is pending while the consumer waits: that is a stall.
+      await vi.advanceTimersByTimeAsync(4999);
+      expect(model.doStreamCalls[0]?.abortSignal?.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(model.doStreamCalls[0]?.abortSignal?.aborted).toBe(true);
+      for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value);
+      expect(textOf(parts)).toBe('Hello world');
+      expect(model.doStreamCalls).toHaveLength(1);
+      expect(model.doGenerateCalls).toHaveLength(1);
+      expect(events.map((e) => e.type)).toEqual(['stream_degraded']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a stall before content starts a new stream', async () => {
     vi.useFakeTimers();
     try {
@@ -386,6 +442,24 @@ describe('streamGuard: stalls', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('streamGuard events', () => {
+  it('event names are checked by the compiler: a misspelled name does not compile', () => {
+    expectTypeOf<keyof StreamGuardEventMap>().toEqualTypeOf<
+      'stream_retry' | 'stream_degraded' | 'stream_failed'
+    >();
+    // Compile-time proofs (checked by `tsc`); never called.
+    const misspelled = (emitter: Emitter<StreamGuardEventMap>) => {
+      // @ts-expect-error 'stream_degrade' is not an event of the guard
+      emitter.emit('stream_degrade', { attempt: {} as AttemptRecord, charsEmitted: 0 });
+      emitter.subscribe((event) => {
+        // @ts-expect-error 'stream_degrade' is not an event of the guard
+        if (event.type === 'stream_degrade') return;
+      });
+    };
+    expect(misspelled).toBeTypeOf('function');
   });
 });
 
