@@ -12,6 +12,7 @@ import type { RedactOption } from '../../src/errors/redact.js';
 import { UnexpectedModelBehavior } from '../../src/errors/unexpected-model-behavior.js';
 import { defaultLogger, type Logger } from '../../src/observe/logger.js';
 import { safeJson } from '../../src/util/guarded.js';
+import { isAsyncIterable, isThenable } from '../../src/util/shape.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
 import { countConsecutiveFailures } from './tool-failure-count.js';
@@ -115,22 +116,6 @@ export function getRetryInfo(options: ToolExecutionOptions<unknown> | object): R
  */
 function invokeTool(call: ToolInvocation): unknown {
   return call.execute(call.input, call.options);
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function'
-  );
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }
 
 /** Which name this wrapper has in the current run: its option, else the name on its own earlier results. */

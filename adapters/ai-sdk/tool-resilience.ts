@@ -13,6 +13,7 @@ import {
   type ToolPolicyOptions,
 } from '../../src/policy/tool-policy.js';
 import { wholeSeconds } from '../../src/util/duration.js';
+import { isAsyncIterable } from '../../src/util/shape.js';
 
 /** A fallback tool: a tool object (named `<tool>_fallback` in events), or a tool with the name the model sees. */
 export type FallbackOption = Tool | { name: string; tool: Tool };
@@ -94,12 +95,6 @@ function isAsyncGeneratorFunction(fn: unknown): boolean {
   return Object.prototype.toString.call(fn) === '[object AsyncGeneratorFunction]';
 }
 
-function asyncIterator(value: unknown): AsyncIterator<unknown> | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const method = (value as Record<symbol, unknown>)[Symbol.asyncIterator];
-  return typeof method === 'function' ? (method.call(value) as AsyncIterator<unknown>) : undefined;
-}
-
 function fallbackOf(
   option: FallbackOption | undefined,
   primary: string,
@@ -114,8 +109,11 @@ function fallbackOf(
  * original `execute`). Options are validated now (a `RangeError` names the bad one); the breaker is created now
  * and shared by every call of this wrapped tool. Returns `undefined` when every layer is off.
  *
- * The returned function answers synchronously like `execute`: a promise, or, for an `async function*` tool, an
- * async generator (retried only until its first value, so preliminary results keep streaming).
+ * The returned function answers synchronously like `execute`: a promise, or, when the tool's first attempt returned
+ * an async iterable (whatever kind of function returned it), an async generator that is retried only until its first
+ * value, so preliminary results keep streaming. A promise that resolves to an iterable stays a final output, as the
+ * SDK treats it. When no attempt returned in the calling tick (an async breaker store, a first attempt that threw)
+ * only an `async function*` streams.
  */
 export function resilientInvoker<C extends ResilientInvocation>(
   name: string,
@@ -167,45 +165,60 @@ export function resilientInvoker<C extends ResilientInvocation>(
     throw error;
   };
 
-  const runPromise = async (call: C, onAnsweredBy: (tool: string) => void): Promise<unknown> => {
-    const outcome = await policy.run(({ signal }) => invoke(attemptCall(call, signal)), {
-      signal: call.options.abortSignal,
-      fallback: policyFallback(call, (v) => v),
-      telemetry: telemetryOfCall(),
-    });
-    if (!outcome.ok) return failed(outcome);
-    if (outcome.answeredBy) onAnsweredBy(outcome.answeredBy);
-    return outcome.value;
-  };
-
+  /** A streaming attempt: its iterator and first result, so a failure before the first value can be retried. */
   type Primed = { iterator: AsyncIterator<unknown>; first: IteratorResult<unknown> };
-  const runStream = async function* (call: C, onAnsweredBy: (tool: string) => void) {
-    const outcome = await policy.run<Primed>(
-      async ({ signal }) => {
-        const iterator = asyncIterator(invoke(attemptCall(call, signal)));
-        if (!iterator) throw new TypeError(`Tool '${name}': its async generator returned no iterator.`);
-        return { iterator, first: await iterator.next() };
-      },
-      {
-        signal: call.options.abortSignal,
-        telemetry: telemetryOfCall(),
-        fallback: policyFallback(call, (value) => ({
-          iterator: (async function* () {})(),
-          first: { done: false, value },
-        })),
-      },
-    );
-    if (!outcome.ok) return failed(outcome);
-    if (outcome.answeredBy) onAnsweredBy(outcome.answeredBy);
-    const { iterator, first } = outcome.value;
+  const prime = async (iterable: AsyncIterable<unknown>): Promise<Primed> => {
+    const iterator = iterable[Symbol.asyncIterator]();
+    return { iterator, first: await iterator.next() };
+  };
+  const primedValue = (value: unknown): Primed => ({
+    iterator: (async function* () {})(),
+    first: { done: false, value },
+  });
+
+  /** Passes a primed stream on; after its first value, errors reach the model-visible layer unretried. */
+  const relay = async function* (outcome: Promise<unknown>): AsyncGenerator<unknown> {
+    const { iterator, first } = (await outcome) as Primed;
     if (first.done) return;
     yield first.value;
-    // After the first value, errors reach the model-visible layer as they are (no automatic retry).
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   };
 
-  return (call, onAnsweredBy) =>
-    isAsyncGeneratorFunction(call.execute) ? runStream(call, onAnsweredBy) : runPromise(call, onAnsweredBy);
+  return (call, onAnsweredBy) => {
+    // Streaming or not is decided by what the first attempt returns, as the SDK does: an async iterable must be
+    // answered synchronously with one, so the first attempt runs in this tick (see `ToolPolicy.run`).
+    let streaming: boolean | undefined;
+    const outcome = policy
+      .run(
+        ({ signal }) => {
+          const result = invoke(attemptCall(call, signal));
+          streaming ??= isAsyncIterable(result);
+          if (!streaming) return result;
+          if (!isAsyncIterable(result)) {
+            throw new TypeError(
+              `Tool '${name}' returned an async iterable on its first attempt but not on a retry: return the same kind of result on every call.`,
+            );
+          }
+          return prime(result);
+        },
+        {
+          signal: call.options.abortSignal,
+          telemetry: telemetryOfCall(),
+          fallback: policyFallback(call, (value) => (streaming ? primedValue(value) : value)),
+        },
+      )
+      .then((done) => {
+        if (!done.ok) return failed(done);
+        if (done.answeredBy) onAnsweredBy(done.answeredBy);
+        return done.value;
+      });
+    // Nothing returned in this tick (an async breaker store, an open circuit, a throw): judge by the function's type.
+    streaming ??= isAsyncGeneratorFunction(call.execute);
+    if (!streaming) return outcome;
+    // The attempt runs before the SDK starts iterating; its failure is delivered by `relay`, not unhandled.
+    outcome.catch(() => {});
+    return relay(outcome);
+  };
 }
 
 /**

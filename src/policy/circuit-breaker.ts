@@ -1,6 +1,7 @@
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
 import type { CircuitState } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
+import { isThenable } from '../util/shape.js';
 import { type Clock, systemClock } from '../util/time.js';
 import { type BreakerState, type BreakerStore, InMemoryBreakerStore } from './breaker-store.js';
 import { checkInteger, checkPositive } from './validate.js';
@@ -74,8 +75,17 @@ export class CircuitBreaker {
 
   /** Admits a call or throws `CircuitOpenError` at once. */
   async acquire(telemetry: ToolTelemetry = defaultTelemetry): Promise<BreakerPermit> {
+    return this.admit(telemetry);
+  }
+
+  /**
+   * `acquire`, answered in the same tick when the store answers synchronously (the in-memory store does): returns
+   * the permit or throws `CircuitOpenError` at once; with an async store, a promise of either. Lets a caller start
+   * the admitted call synchronously (a tool's `execute` must return its async iterable synchronously).
+   */
+  admit(telemetry: ToolTelemetry = defaultTelemetry): BreakerPermit | Promise<BreakerPermit> {
     const now = this.#clock.now();
-    const admission = await this.#store.update<Admission>(this.name, (current) => {
+    const admission = this.#store.update<Admission>(this.name, (current) => {
       const s = current ?? closed();
       if (s.state === 'closed') return { next: s, result: { permit: { trial: false }, from: 'closed' } };
       // A trial that never reported (a crashed process, a hung call) frees its slot after openMs.
@@ -89,6 +99,12 @@ export class CircuitBreaker {
       const reopensAt = s.state === 'open' ? s.openUntil : s.trialStartedAt! + this.openMs;
       return { next: s, result: { rejectAfterMs: reopensAt - now, reopensAt } };
     });
+    return isThenable(admission)
+      ? Promise.resolve(admission).then((a) => this.#permit(a, telemetry))
+      : this.#permit(admission, telemetry);
+  }
+
+  #permit(admission: Admission, telemetry: ToolTelemetry): BreakerPermit {
     if ('permit' in admission) {
       if (admission.from === 'open')
         telemetry.circuitChanged({ tool: this.name, from: 'open', to: 'half_open' });

@@ -4,6 +4,7 @@ import { CircuitOpenError } from '../errors/circuit-open-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { CircuitState, FailureDecision } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
+import { isThenable } from '../util/shape.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../util/time.js';
 import { backoffDelay } from './backoff.js';
 import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
@@ -153,7 +154,9 @@ export async function retryWithOutcome<T>(
     let permit: Awaited<ReturnType<CircuitBreaker['acquire']>> | undefined;
     if (breaker) {
       try {
-        permit = await breaker.acquire(telemetry);
+        // Admitted in the same tick when the store allows, so the first attempt starts synchronously.
+        const admitted = breaker.admit(telemetry);
+        permit = isThenable(admitted) ? await admitted : admitted;
       } catch (error) {
         const retryAfterMs = CircuitOpenError.isInstance(error) ? error.retryAfterMs : undefined;
         circuitState = await breaker.state();

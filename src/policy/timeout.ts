@@ -17,21 +17,28 @@ export interface TimeoutOptions {
 /** The reason the internal timer is cancelled with: a constant, because a default DOMException costs a stack trace. */
 const settledReason = Symbol('graceful-ai.timeout.settled');
 
+/** Calls `fn` now; a synchronous throw becomes a rejection. */
+function callNow<T>(fn: (signal: AbortSignal) => Promise<T> | T, signal: AbortSignal): Promise<T> {
+  try {
+    return Promise.resolve(fn(signal));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /**
  * Runs `fn` with its own abort signal and a hard stop: when `timeoutMs` passes, the signal fires with a
  * `ToolTimeoutError` and the returned promise rejects with it at once, even if `fn` ignores its signal (its late
  * result is dropped). A caller abort abandons it the same way but rejects with the caller's reason. No timer or
- * listener outlives the call.
+ * listener outlives the call. `fn` is called synchronously (its synchronous throw becomes the rejection), so a
+ * caller can learn what it returned in the same tick.
  */
 export function withTimeout<T>(
   fn: (signal: AbortSignal) => Promise<T> | T,
   options: TimeoutOptions,
 ): Promise<T> {
   const { timeoutMs, signal } = options;
-  if (timeoutMs === undefined && signal === undefined) {
-    const own = new AbortController();
-    return Promise.resolve().then(() => fn(own.signal));
-  }
+  if (timeoutMs === undefined && signal === undefined) return callNow(fn, new AbortController().signal);
   if (signal?.aborted) return Promise.reject(abortReason(signal));
 
   const attempt = new AbortController();
@@ -64,11 +71,9 @@ export function withTimeout<T>(
       );
     }
 
-    Promise.resolve()
-      .then(() => fn(attempt.signal))
-      .then(
-        (value) => settle(() => resolve(value)),
-        (error: unknown) => settle(() => reject(error)),
-      );
+    callNow(fn, attempt.signal).then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
+    );
   });
 }

@@ -48,6 +48,10 @@ export interface ToolPolicy {
   readonly breaker: CircuitBreaker | undefined;
   /** The classification this tool uses (the default rules with its overrides). */
   classify(error: unknown): Classification;
+  /**
+   * Runs `fn` under the stack. The first attempt starts synchronously, inside this call, unless the breaker's store
+   * answers asynchronously or the caller's signal has already fired.
+   */
   run<T>(
     fn: (context: AttemptContext) => Promise<T> | T,
     call?: PolicyCall<T>,

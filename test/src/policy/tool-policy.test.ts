@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { TurnTrace } from '../../../src/observe/trace.js';
+import { type BreakerStore, InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
 import { createToolPolicy } from '../../../src/policy/tool-policy.js';
 import { badRequest, isolatedTelemetry, unavailable, virtualTime } from './fixtures.js';
 
@@ -200,5 +201,40 @@ describe('createToolPolicy: validation and observability', () => {
       circuit_breaker_state: 'closed',
       retry_count: 1,
     });
+  });
+});
+
+describe('createToolPolicy: the first attempt starts synchronously', () => {
+  // The AI SDK adapter relies on it: a tool returning an async iterable must be answered with one in the same tick.
+  it.each([
+    ['breaker and retry', {}],
+    // The virtual sleep ends at once; a timer that never fires keeps this attempt alive.
+    ['a timeout', { timeoutMs: 1_000, sleep: () => new Promise<void>(() => {}) }],
+    ['every layer off', { retry: false as const, breaker: false as const }],
+  ])('with %s', async (_, options) => {
+    const { p } = policy(options);
+    const fn = vi.fn(() => 'ok');
+    const outcome = p.run(fn, { signal: new AbortController().signal });
+    expect(fn).toHaveBeenCalledTimes(1);
+    await expect(outcome).resolves.toMatchObject({ ok: true, value: 'ok' });
+  });
+
+  it('but only after an asynchronous breaker store has admitted it', async () => {
+    const store = new InMemoryBreakerStore();
+    const asyncStore: BreakerStore = { update: async (key, change) => store.update(key, change) };
+    const { p } = policy({ breaker: { store: asyncStore } });
+    const fn = vi.fn(() => 'ok');
+    const outcome = p.run(fn);
+    expect(fn).not.toHaveBeenCalled();
+    await expect(outcome).resolves.toMatchObject({ ok: true, value: 'ok' });
+    expect(fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('an open circuit (in-memory store) rejects without calling the function', async () => {
+    const { p } = policy({ breaker: { failureThreshold: 1 }, retry: false });
+    await p.run(() => Promise.reject(unavailable()));
+    const fn = vi.fn(() => 'ok');
+    await expect(p.run(fn)).resolves.toMatchObject({ ok: false, decision: 'circuit_open' });
+    expect(fn).not.toHaveBeenCalled();
   });
 });
