@@ -1,6 +1,7 @@
 import { TurnDeadlineError } from '../errors/turn-deadline-error.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
 import type { Sleep } from '../util/time.js';
+import { createSleep } from './sleep.js';
 import { withTimeout } from './timeout.js';
 import { checkPositive } from './validate.js';
 
@@ -19,17 +20,8 @@ export interface TurnDeadlineOptions {
   onExpire?: () => void;
 }
 
-/**
- * The default deadline timer: resolves after `ms`; an abort clears it (the promise then never settles, which is
- * all the deadline needs). Unlike `abortableSleep` it is `unref`'d: a run that is dropped unread must not hold
- * Node open for minutes.
- */
-const unrefSleep: Sleep = (ms, signal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    timer.unref?.();
-    signal?.addEventListener('abort', () => clearTimeout(timer), { once: true });
-  });
+// A dropped, never-closed run must not hold Node open until its deadline.
+const deadlineSleep: Sleep = createSleep({ unref: true });
 
 /** Which tool calls of the turn finished, were cut off, or never ran (`<tool>#<callId>` each). */
 export interface TurnDeadlineReport {
@@ -61,7 +53,7 @@ export class TurnDeadline {
     checkPositive('turnTimeoutMs', options.timeoutMs);
     this.timeoutMs = options.timeoutMs ?? 300_000;
     this.#telemetry = options.telemetry ?? defaultTelemetry;
-    (options.sleep ?? unrefSleep)(this.timeoutMs, this.#timer.signal).then(
+    (options.sleep ?? deadlineSleep)(this.timeoutMs, this.#timer.signal).then(
       () => {
         this.#controller.abort(new TurnDeadlineError({ phase: 'timed_out', deadlineMs: this.timeoutMs }));
         options.onExpire?.();
