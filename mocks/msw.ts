@@ -60,7 +60,7 @@ export function openaiHandlers(script: Script, options: OpenAIHandlersOptions = 
       }
       return new HttpResponse(bodyStream(plan, request.signal), {
         status: plan.status,
-        // Without chunked transfer-encoding MSW reports a mid-body error as a clean end (DESIGN.md part B).
+        // Without chunked transfer-encoding MSW reports a mid-body error as a clean end, not as an error.
         headers: { ...plan.headers, 'transfer-encoding': 'chunked' },
       });
     });

@@ -4,7 +4,9 @@
  * Steps are plain data (serialisable, comparable in tests) built with {@link reply}, {@link fault} and
  * {@link streamFault}. Every step is validated twice: by its builder (so a typo fails where it is written) and
  * again when a script is handed to a transport (so hand-written objects get an error naming their index).
+ * A number outside its rule throws a `RangeError`, anything else that is wrong a `TypeError` (see `checks.ts`).
  */
+import { checkAt, checkFields, type Fields, rule } from './checks.js';
 
 /** OpenAI chat finish reasons; the Responses API renders them as `status` / `incomplete_details`. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
@@ -144,37 +146,54 @@ const FINISH_REASONS = new Set<string>(['stop', 'length', 'tool_calls', 'content
 const FAULT_KINDS = new Set(['cut', 'stall', 'endEarly', 'error', 'garbled']);
 const ERROR_FORMATS = new Set<string>(['openai', 'response.failed', 'anthropic-overloaded']);
 
+/** The numeric fields of each step and fault, with their rules (see `checks.ts`). */
+const LATENCY_FIELDS: Fields = [['delayMs', rule.delayMs]];
+const ANSWER_FIELDS: Fields = [
+  ...LATENCY_FIELDS,
+  ['frameDelayMs', rule.delayMs],
+  ['chunkChars', rule.size],
+  ['usage', rule.object],
+  ['usage.inputTokens', rule.count],
+  ['usage.outputTokens', rule.count],
+];
+const HTTP_FIELDS: Fields = [['status', rule.status], ...LATENCY_FIELDS];
+const AT_FIELDS: Fields = [['afterChars', rule.count]];
+const CUT_FIELDS: Fields = [...AT_FIELDS, ['afterFrames', rule.count]];
+const RATE_LIMIT_FIELDS: Fields = [
+  ['retryAfterSeconds', rule.headerNumber],
+  ['retryAfterMs', rule.headerNumber],
+];
+const TOKEN_FIELDS: Fields = [
+  ['maxTokens', rule.count],
+  ['requestedTokens', rule.count],
+];
+
 type Fail = (field: string, problem: string) => never;
 
-function nonNegative(value: unknown, field: string, fail: Fail, { integer = false } = {}): void {
-  if (value === undefined) return;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value < 0 ||
-    (integer && !Number.isInteger(value))
-  ) {
-    fail(field, `must be a non-negative ${integer ? 'integer' : 'finite number'}, got ${String(value)}`);
-  }
-}
+const failAt =
+  (where: string): Fail =>
+  (field, problem) => {
+    throw new TypeError(`${where}: ${field} ${problem}`);
+  };
 
-function validateFault(f: unknown, fail: Fail): void {
+/** Checks a stream fault given at `where`; `prefix` is `fault.` inside a step, empty in a `streamFault` builder. */
+function checkFault(f: unknown, where: string, prefix: string): void {
   if (f === undefined) return;
+  const fail = failAt(where);
   if (typeof f !== 'object' || f === null || !FAULT_KINDS.has((f as { kind?: string }).kind ?? '')) {
-    fail('fault.kind', `must be one of ${[...FAULT_KINDS].join(', ')}`);
+    fail(`${prefix}kind`, `must be one of ${[...FAULT_KINDS].join(', ')}`);
   }
   const fault = f as StreamFault;
+  checkFields(where, fault, fault.kind === 'cut' ? CUT_FIELDS : AT_FIELDS, prefix);
   if (fault.kind === 'cut') {
     if ((fault.afterChars === undefined) === (fault.afterFrames === undefined)) {
-      fail('fault', 'a cut needs exactly one of afterChars or afterFrames');
+      fail(prefix ? 'fault' : 'options', 'a cut needs exactly one of afterChars or afterFrames');
     }
-    nonNegative(fault.afterFrames, 'fault.afterFrames', fail, { integer: true });
   } else if (fault.afterChars === undefined) {
-    fail('fault.afterChars', 'is required');
+    fail(`${prefix}afterChars`, 'is required');
   }
-  nonNegative(fault.afterChars, 'fault.afterChars', fail, { integer: true });
   if (fault.kind === 'error' && !ERROR_FORMATS.has(fault.format)) {
-    fail('fault.format', `must be one of ${[...ERROR_FORMATS].join(', ')}, got ${String(fault.format)}`);
+    fail(`${prefix}format`, `must be one of ${[...ERROR_FORMATS].join(', ')}, got ${String(fault.format)}`);
   }
 }
 
@@ -220,33 +239,32 @@ function validateCall(call: unknown, i: number, fail: Fail): void {
 }
 
 /**
- * Checks one step and throws a `TypeError` naming `where` (e.g. `step 2`) and the field.
+ * Checks one step of a script and throws naming `where` (e.g. `step 2`) and the field: a `RangeError` for a
+ * number outside its rule, a `TypeError` for anything else.
  * @returns the same step, typed.
  */
 export function validateStep(step: unknown, where: string): Step {
   const kind = (step as { kind?: unknown } | null)?.kind;
-  const fail: Fail = (field, problem) => {
-    throw new TypeError(
-      `mock script ${where}${typeof kind === 'string' ? ` (${kind})` : ''}: ${field} ${problem}`,
-    );
-  };
+  return checkStep(step, `mock script ${where}${typeof kind === 'string' ? ` (${kind})` : ''}`);
+}
+
+/** Checks one step; errors start with `where` (a builder's name, or `mock script step N (kind)`). */
+function checkStep(step: unknown, where: string): Step {
+  const fail = failAt(where);
+  const kind = (step as { kind?: unknown } | null)?.kind;
   if (typeof step !== 'object' || step === null)
     fail('step', 'must be an object built with reply.* or fault.*');
   if (typeof kind !== 'string' || !KINDS.has(kind)) {
     fail('kind', `must be one of ${[...KINDS].join(', ')}, got ${JSON.stringify(kind)}`);
   }
   const s = step as Step;
-  nonNegative(s.delayMs, 'delayMs', fail);
-  if (s.kind === 'text' || s.kind === 'toolCalls') {
-    nonNegative(s.frameDelayMs, 'frameDelayMs', fail);
-    nonNegative(s.chunkChars, 'chunkChars', fail, { integer: true });
-    if (s.chunkChars === 0) fail('chunkChars', 'must be at least 1');
+  const answer = s.kind === 'text' || s.kind === 'toolCalls';
+  checkFields(where, s, answer ? ANSWER_FIELDS : s.kind === 'http' ? HTTP_FIELDS : LATENCY_FIELDS);
+  if (answer) {
     if (s.finishReason !== undefined && !FINISH_REASONS.has(s.finishReason)) {
       fail('finishReason', `must be one of ${[...FINISH_REASONS].join(', ')}, got ${String(s.finishReason)}`);
     }
-    nonNegative(s.usage?.inputTokens, 'usage.inputTokens', fail, { integer: true });
-    nonNegative(s.usage?.outputTokens, 'usage.outputTokens', fail, { integer: true });
-    validateFault(s.fault, fail);
+    checkFault(s.fault, where, 'fault.');
   }
   if (s.kind === 'text' && typeof s.text !== 'string') fail('text', 'must be a string');
   if (s.kind === 'toolCalls') {
@@ -255,9 +273,6 @@ export function validateStep(step: unknown, where: string): Step {
     if (s.text !== undefined && typeof s.text !== 'string') fail('text', 'must be a string');
   }
   if (s.kind === 'http') {
-    if (!Number.isInteger(s.status) || s.status < 200 || s.status > 599) {
-      fail('status', `must be an HTTP status 200-599, got ${String(s.status)}`);
-    }
     for (const [name, value] of Object.entries(s.headers ?? {})) {
       if (typeof value !== 'string') fail(`headers.${name}`, 'must be a string');
     }
@@ -265,26 +280,41 @@ export function validateStep(step: unknown, where: string): Step {
   return s;
 }
 
+const toolCallsStep = (where: string, calls: ToolCallSpec[], options: AnswerOptions & { text?: string }) =>
+  checkStep({ kind: 'toolCalls', calls, ...options }, where) as ToolCallsStep;
+
 /** Builders for what the model says. */
 export const reply = {
   /** The model answers `text`. Example: `reply.text('Hello', { chunkChars: 2 })`. */
   text(text: string, options: AnswerOptions = {}): TextStep {
-    return validateStep({ kind: 'text', text, ...options }, 'reply.text') as TextStep;
+    return checkStep({ kind: 'text', text, ...options }, 'reply.text') as TextStep;
   },
   /** The model calls several tools at once (parallel calls). Example: `reply.toolCalls([{ name: 'a', args: {} }])`. */
   toolCalls(calls: ToolCallSpec[], options: AnswerOptions & { text?: string } = {}): ToolCallsStep {
-    return validateStep({ kind: 'toolCalls', calls, ...options }, 'reply.toolCalls') as ToolCallsStep;
+    return toolCallsStep('reply.toolCalls', calls, options);
   },
   /** The model calls one tool. Example: `reply.toolCall('read_file', { path: 'a.txt' })`. */
   toolCall(name: string, args: unknown = {}, options: AnswerOptions & { id?: string } = {}): ToolCallsStep {
     const { id, ...rest } = options;
-    return reply.toolCalls([{ name, args, ...(id === undefined ? {} : { id }) }], rest);
+    return toolCallsStep('reply.toolCall', [{ name, args, ...(id === undefined ? {} : { id }) }], rest);
   },
 };
 
 const openaiError = (message: string, type: string, code: string | null, param: string | null = null) => ({
   error: { message, type, param, code },
 });
+
+/** An HTTP step built by `where`; every `fault` builder ends here, so its own name is on any error. */
+function httpStep(
+  where: string,
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  options: LatencyOptions,
+): HttpStep {
+  const step = { kind: 'http', status, body, headers, ...(options.delayMs === undefined ? {} : options) };
+  return checkStep(step, where) as HttpStep;
+}
 
 /** Builders for the HTTP-level faults providers really produce (bodies as OpenAI sends them). */
 export const fault = {
@@ -294,6 +324,7 @@ export const fault = {
   rateLimit(
     options: { retryAfterSeconds?: number; retryAfterMs?: number; message?: string } & LatencyOptions = {},
   ) {
+    checkFields('fault.rateLimit', options, RATE_LIMIT_FIELDS);
     const { retryAfterSeconds = 1, retryAfterMs, message, delayMs } = options;
     const headers: Record<string, string> = {
       'retry-after': String(retryAfterSeconds),
@@ -305,20 +336,24 @@ export const fault = {
     const text =
       message ??
       `Rate limit reached for requests in organization org-mock on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in ${retryAfterSeconds}s. Visit https://platform.openai.com/account/rate-limits to learn more.`;
-    return fault.http(429, openaiError(text, 'requests', 'rate_limit_exceeded'), headers, { delayMs });
+    const body = openaiError(text, 'requests', 'rate_limit_exceeded');
+    return httpStep('fault.rateLimit', 429, body, headers, { delayMs });
   },
   /** 429 `insufficient_quota`: a 429 that retrying never fixes. */
   insufficientQuota(options: LatencyOptions = {}) {
     const text =
       'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.';
-    return fault.http(429, openaiError(text, 'insufficient_quota', 'insufficient_quota'), {}, options);
+    const body = openaiError(text, 'insufficient_quota', 'insufficient_quota');
+    return httpStep('fault.insufficientQuota', 429, body, {}, options);
   },
   /** 5xx (default 500) with OpenAI's JSON body, or with `html: true` a proxy's HTML page. */
   serverError(status = 500, options: { html?: boolean } & LatencyOptions = {}) {
     const { html = false, delayMs } = options;
+    checkAt('fault.serverError', 'status', status, rule.status);
     if (html) {
       const title = `${status} ${STATUS_TEXT[status] ?? 'Server Error'}`;
-      return fault.http(
+      return httpStep(
+        'fault.serverError',
         status,
         `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n`,
         { 'content-type': 'text/html' },
@@ -329,13 +364,14 @@ export const fault = {
       status === 503
         ? 'The server is overloaded or not ready yet.'
         : 'The server had an error while processing your request. Sorry about that!';
-    return fault.http(status, openaiError(text, 'server_error', null), {}, { delayMs });
+    return httpStep('fault.serverError', status, openaiError(text, 'server_error', null), {}, { delayMs });
   },
   /** 401 `invalid_api_key`. */
   unauthorized(options: LatencyOptions = {}) {
     const text =
       'Incorrect API key provided: sk-mock***. You can find your API key at https://platform.openai.com/account/api-keys.';
-    return fault.http(401, openaiError(text, 'invalid_request_error', 'invalid_api_key'), {}, options);
+    const body = openaiError(text, 'invalid_request_error', 'invalid_api_key');
+    return httpStep('fault.unauthorized', 401, body, {}, options);
   },
   /** 403 `unsupported_country_region_territory`. */
   forbidden(options: LatencyOptions = {}) {
@@ -344,24 +380,22 @@ export const fault = {
       'request_forbidden',
       'unsupported_country_region_territory',
     );
-    return fault.http(403, body, {}, options);
+    return httpStep('fault.forbidden', 403, body, {}, options);
   },
   /** 404 `model_not_found` for `model` (default `gpt-mock`). */
   notFound(options: { model?: string } & LatencyOptions = {}) {
     const { model = 'gpt-mock', delayMs } = options;
     const text = `The model \`${model}\` does not exist or you do not have access to it.`;
-    return fault.http(404, openaiError(text, 'invalid_request_error', 'model_not_found'), {}, { delayMs });
+    const body = openaiError(text, 'invalid_request_error', 'model_not_found');
+    return httpStep('fault.notFound', 404, body, {}, { delayMs });
   },
   /** 400 `context_length_exceeded` with OpenAI's exact body (chat wording). */
   contextLengthExceeded(options: { maxTokens?: number; requestedTokens?: number } & LatencyOptions = {}) {
+    checkFields('fault.contextLengthExceeded', options, TOKEN_FIELDS);
     const { maxTokens = 128000, requestedTokens = 130000, delayMs } = options;
     const text = `This model's maximum context length is ${maxTokens} tokens. However, your messages resulted in ${requestedTokens} tokens. Please reduce the length of the messages.`;
-    return fault.http(
-      400,
-      openaiError(text, 'invalid_request_error', 'context_length_exceeded', 'messages'),
-      {},
-      { delayMs },
-    );
+    const body = openaiError(text, 'invalid_request_error', 'context_length_exceeded', 'messages');
+    return httpStep('fault.contextLengthExceeded', 400, body, {}, { delayMs });
   },
   /** Any HTTP response. A string body is sent verbatim (content-type text/plain unless given), anything else as JSON. */
   http(
@@ -370,12 +404,11 @@ export const fault = {
     headers: Record<string, string> = {},
     options: LatencyOptions = {},
   ): HttpStep {
-    const step = { kind: 'http', status, body, headers, ...(options.delayMs === undefined ? {} : options) };
-    return validateStep(step, 'fault.http') as HttpStep;
+    return httpStep('fault.http', status, body, headers, options);
   },
   /** No response at all: the connection fails (fetch rejects with a network `TypeError`). */
   networkError(options: LatencyOptions = {}): NetworkErrorStep {
-    return validateStep({ kind: 'networkError', ...options }, 'fault.networkError') as NetworkErrorStep;
+    return checkStep({ kind: 'networkError', ...options }, 'fault.networkError') as NetworkErrorStep;
   },
 };
 
@@ -386,19 +419,27 @@ const STATUS_TEXT: Record<number, string> = {
   504: 'Gateway Time-out',
 };
 
+/** A stream fault built by `where`, checked at once. */
+function streamFaultOf<F extends StreamFault>(where: string, f: F): F {
+  checkFault(f, where, '');
+  return f;
+}
+
 /** Builders for faults inside an answer; pass them as the `fault` option of {@link reply.text} / {@link reply.toolCalls}. */
 export const streamFault = {
-  /** Connection reset after `afterChars` output characters or `afterFrames` SSE frames. */
-  cut(at: { afterChars: number } | { afterFrames: number }): StreamFault {
-    return { kind: 'cut', ...at };
+  /** Connection reset after `afterChars` output characters or `afterFrames` SSE frames (exactly one of them). */
+  cut(
+    at: { afterChars: number; afterFrames?: never } | { afterFrames: number; afterChars?: never },
+  ): StreamFault {
+    return streamFaultOf('streamFault.cut', { kind: 'cut', ...at });
   },
   /** The stream stalls after `afterChars` characters: no further byte, no end (until the client gives up). */
   stall(at: { afterChars: number }): StreamFault {
-    return { kind: 'stall', ...at };
+    return streamFaultOf('streamFault.stall', { kind: 'stall', ...at });
   },
   /** The body ends cleanly after `afterChars` characters, without a finish frame (or `[DONE]`). */
   endEarly(at: { afterChars: number }): StreamFault {
-    return { kind: 'endEarly', ...at };
+    return streamFaultOf('streamFault.endEarly', { kind: 'endEarly', ...at });
   },
   /**
    * An in-band error frame in the 200 stream after `afterChars` characters (0 = before any output). `format`
@@ -411,10 +452,10 @@ export const streamFault = {
     code?: string;
   }): StreamFault {
     const { format = 'openai', ...rest } = at;
-    return { kind: 'error', format, ...rest };
+    return streamFaultOf('streamFault.error', { kind: 'error', format, ...rest });
   },
   /** A frame whose data is not JSON after `afterChars` characters; the answer then goes on. */
   garbled(at: { afterChars: number }): StreamFault {
-    return { kind: 'garbled', ...at };
+    return streamFaultOf('streamFault.garbled', { kind: 'garbled', ...at });
   },
 };

@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { abortableSleep } from '../src/policy/sleep.js';
+import { checkAt, rule } from './checks.js';
 import { type MockOptions, type ResponsePlan, ScriptPlayer, writeBody } from './player.js';
 import type { Api, RecordedRequest, Script } from './script.js';
 
@@ -36,6 +37,7 @@ export interface MockOpenAIServer {
  * await mock.close();
  */
 export async function startMockOpenAI(options: MockOpenAIOptions): Promise<MockOpenAIServer> {
+  checkAt('startMockOpenAI', 'port', options.port, rule.port);
   const player = new ScriptPlayer(options.script, options);
   const server = createServer((req, res) => {
     handle(player, req, res).catch((e: unknown) => {

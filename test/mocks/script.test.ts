@@ -10,14 +10,44 @@ describe('steps are validated at construction', () => {
     [
       'negative delay',
       () => reply.text('x', { delayMs: -1 }),
-      /reply\.text \(text\): delayMs must be a non-negative/,
+      /^reply\.text: option 'delayMs' must be a number of ms in \[0, 2147483647\]; got -1\.$/,
     ],
     [
       'negative frame delay',
       () => reply.text('x', { frameDelayMs: -5 }),
-      /frameDelayMs must be a non-negative/,
+      /^reply\.text: option 'frameDelayMs' must be a number of ms in \[0, 2147483647\]; got -5\.$/,
     ],
-    ['zero chunk size', () => reply.text('x', { chunkChars: 0 }), /chunkChars must be at least 1/],
+    [
+      'zero chunk size',
+      () => reply.text('x', { chunkChars: 0 }),
+      /^reply\.text: option 'chunkChars' must be an integer ≥ 1; got 0\.$/,
+    ],
+    [
+      'negative fault position',
+      () => reply.text('x', { fault: streamFault.stall({ afterChars: -1 }) }),
+      /^streamFault\.stall: option 'afterChars' must be an integer ≥ 0; got -1\.$/,
+    ],
+    [
+      'negative fault position in a hand-written fault',
+      () => reply.text('x', { fault: { kind: 'stall', afterChars: -1 } }),
+      /^reply\.text: option 'fault\.afterChars' must be an integer ≥ 0; got -1\.$/,
+    ],
+    [
+      'bad HTTP status',
+      () => fault.http(99, {}),
+      /^fault\.http: option 'status' must be an integer HTTP status in \[200, 599\]; got 99\.$/,
+    ],
+    [
+      'negative delay on a fault',
+      () => fault.networkError({ delayMs: -1 }),
+      /^fault\.networkError: option 'delayMs' must be a number of ms in \[0, 2147483647\]; got -1\.$/,
+    ],
+  ])('%s → RangeError naming the builder and the field', (_name, build, message) => {
+    expect(build).toThrow(RangeError);
+    expect(build).toThrow(message);
+  });
+
+  it.each<[string, () => unknown, RegExp]>([
     [
       'unknown finish reason',
       () => reply.text('x', { finishReason: 'done' as never }),
@@ -41,11 +71,6 @@ describe('steps are validated at construction', () => {
     ['empty tool name', () => reply.toolCalls([{ name: '' }]), /calls\[0\]\.name must be a non-empty string/],
     ['no tool calls', () => reply.toolCalls([]), /calls must be a non-empty array/],
     [
-      'negative fault position',
-      () => reply.text('x', { fault: streamFault.stall({ afterChars: -1 }) }),
-      /fault\.afterChars/,
-    ],
-    [
       'cut with two positions',
       () => reply.text('x', { fault: { kind: 'cut', afterChars: 1, afterFrames: 1 } }),
       /exactly one of/,
@@ -53,13 +78,12 @@ describe('steps are validated at construction', () => {
     [
       'unknown error format',
       () => reply.text('x', { fault: streamFault.error({ afterChars: 0, format: 'x' as never }) }),
-      /fault\.format/,
+      /^streamFault\.error: format must be one of/,
     ],
-    ['bad HTTP status', () => fault.http(99, {}), /status must be an HTTP status/],
     [
-      'negative delay on a fault',
-      () => fault.networkError({ delayMs: -1 }),
-      /delayMs must be a non-negative/,
+      'unknown error format in a hand-written fault',
+      () => reply.text('x', { fault: { kind: 'error', afterChars: 0, format: 'x' as never } }),
+      /^reply\.text: fault\.format must be one of/,
     ],
   ])('%s → TypeError naming the field', (_name, build, message) => {
     expect(build).toThrow(TypeError);
@@ -68,8 +92,9 @@ describe('steps are validated at construction', () => {
 
   it('a hand-written script names the step index and the field', () => {
     const steps = [reply.text('ok'), { kind: 'text', text: 'x', delayMs: -1 }] as Step[];
+    expect(() => openaiHandlers(steps)).toThrow(RangeError);
     expect(() => openaiHandlers(steps)).toThrow(
-      /^mock script step 1 \(text\): delayMs must be a non-negative/,
+      /^mock script step 1 \(text\): option 'delayMs' must be a number of ms in \[0, 2147483647\]; got -1\.$/,
     );
     expect(() => openaiHandlers([{ kind: 'sing' } as unknown as Step])).toThrow(
       /mock script step 0 \(sing\): kind must be one of text, toolCalls, http, networkError/,
