@@ -20,7 +20,7 @@ export class LoudToolFailure {
 
   /** The error the run fails with: the tool's own error, or an aggregate of the step's loud failures. */
   get runError(): unknown {
-    return this.group.length >= 2 ? new AggregateToolError([...this.group]) : this.failure.error;
+    return this.group.length >= 2 ? new AggregateToolError({ errors: [...this.group] }) : this.failure.error;
   }
 
   /** How the placeholder serializes where the SDK shows results (stream parts, UI messages). */

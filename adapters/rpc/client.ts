@@ -119,11 +119,10 @@ export class RpcClient {
   send(command: RpcCommand): Promise<unknown> {
     if (this.#closedReason !== undefined) {
       return Promise.reject(
-        new RpcError(
-          `${this.#closedReason}; cannot send '${command.type}'. Create a new RpcClient (a new server) to continue.`,
-          undefined,
-          command.type,
-        ),
+        new RpcError({
+          message: `${this.#closedReason}; cannot send '${command.type}'. Create a new RpcClient (a new server) to continue.`,
+          command: command.type,
+        }),
       );
     }
     const id = this.#nextId++;
@@ -172,7 +171,15 @@ export class RpcClient {
     if (pending === undefined) return;
     this.#pending.delete(response.id as number);
     if (response.success) pending.resolve(response.data);
-    else pending.reject(new RpcError(response.error.message, response.error.name, pending.command));
+    else {
+      pending.reject(
+        new RpcError({
+          message: response.error.message,
+          remoteName: response.error.name,
+          command: pending.command,
+        }),
+      );
+    }
   }
 
   #shutDown(reason: string): void {
@@ -182,11 +189,10 @@ export class RpcClient {
     for (const [id, pending] of this.#pending) {
       this.#pending.delete(id);
       pending.reject(
-        new RpcError(
-          `${reason} before answering '${pending.command}'${detail}. Check the server's logs.`,
-          undefined,
-          pending.command,
-        ),
+        new RpcError({
+          message: `${reason} before answering '${pending.command}'${detail}. Check the server's logs.`,
+          command: pending.command,
+        }),
       );
     }
   }

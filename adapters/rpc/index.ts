@@ -1,5 +1,5 @@
 // graceful-ai/rpc entry point. Shared file: add exports with small insertions only.
-export { RpcError } from '../../src/errors/rpc-error.js';
+export { RpcError, type RpcErrorOptions } from '../../src/errors/rpc-error.js';
 export { RpcClient, type RpcClientOptions, type RpcSpawnOptions, type RpcStreamOptions } from './client.js';
 export type {
   RpcCommand,

@@ -4,9 +4,18 @@ const marker = errorMarker('AggregateToolError');
 
 /** One tool call that failed loudly. `error` is the very object the tool threw. */
 export interface ToolFailure {
+  /** The name of the tool that failed. */
   toolName: string;
+  /** The id of the failed call, as the model sent it. */
   toolCallId: string;
+  /** The very value the tool threw. */
   error: unknown;
+}
+
+/** Options of `AggregateToolError`. */
+export interface AggregateToolErrorOptions {
+  /** The step's loud tool failures (two or more); the first one's error becomes `cause`. */
+  errors: readonly ToolFailure[];
 }
 
 /**
@@ -16,7 +25,8 @@ export interface ToolFailure {
 export class AggregateToolError extends GracefulError {
   readonly errors: readonly ToolFailure[];
 
-  constructor(errors: readonly ToolFailure[]) {
+  constructor(options: AggregateToolErrorOptions) {
+    const { errors } = options;
     const names = errors.map((e) => `'${e.toolName}' (${e.toolCallId})`).join(', ');
     super(
       'AggregateToolError',

@@ -2,11 +2,17 @@ import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
 
 /** The fields a provider reports for an error inside a stream (the AI SDK's provider stream error payload). */
 export interface StreamErrorFields {
+  /** The provider's error message. */
   message: string;
+  /** The provider's error type (e.g. `server_error`). */
   type?: string;
+  /** The provider's error code. */
   code?: string | number;
+  /** The HTTP status the provider reported, when it did. */
   statusCode?: number;
+  /** Whether the provider marked the error as retryable. */
   isRetryable?: boolean;
+  /** Any further provider payload. */
   data?: unknown;
 }
 

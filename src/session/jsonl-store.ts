@@ -72,7 +72,7 @@ export class JsonlSessionStore<M extends SessionMessage = SessionMessage> implem
 
   append(entry: SessionEntry<M>): void {
     if (this.#fd === undefined) {
-      throw new SessionStoreClosedError(this.path);
+      throw new SessionStoreClosedError({ path: this.path });
     }
     // One write call per line: a crash tears at most this line, which the next open skips.
     writeSync(this.#fd, `${JSON.stringify(entry)}\n`);
@@ -110,7 +110,7 @@ function readEntries<M extends SessionMessage>(path: string): FileContents<M> {
     try {
       entries.push(JSON.parse(line) as SessionEntry<M>);
     } catch (error) {
-      throw new SessionFileCorruptError(path, index + 1, error);
+      throw new SessionFileCorruptError({ path, line: index + 1, cause: error });
     }
   }
   if (tail.trim() === '') return { entries, validBytes };
@@ -132,13 +132,13 @@ function acquireLock(path: string, lockPath: string, alive: (pid: number) => boo
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = readPid(lockPath);
-      if (pid !== undefined && alive(pid)) throw new SessionLockedError(path, pid);
-      if (pid === undefined && tries > 0) throw new SessionLockedError(path, undefined);
+      if (pid !== undefined && alive(pid)) throw new SessionLockedError({ path, pid });
+      if (pid === undefined && tries > 0) throw new SessionLockedError({ path });
       // Stale: its process is gone (or the lock is unreadable); take it over once.
       rmSync(lockPath, { force: true });
     }
   }
-  throw new SessionLockedError(path, readPid(lockPath));
+  throw new SessionLockedError({ path, pid: readPid(lockPath) });
 }
 
 function readPid(lockPath: string): number | undefined {

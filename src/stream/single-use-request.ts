@@ -23,7 +23,7 @@ export class SingleUseRequest<T> {
 
   /** Sends the request. Throws {@link StreamConsumedError} (synchronously) on a second call. */
   stream(): PromiseLike<T> {
-    if (this.#consumed) throw new StreamConsumedError(this.name);
+    if (this.#consumed) throw new StreamConsumedError({ request: this.name });
     this.#consumed = true;
     return this.start();
   }
@@ -39,7 +39,7 @@ export function singleUseIterable<S extends AsyncIterable<unknown>>(stream: S, n
   Object.defineProperty(stream, Symbol.asyncIterator, {
     configurable: true,
     value(this: S) {
-      if (consumed) throw new StreamConsumedError(name);
+      if (consumed) throw new StreamConsumedError({ request: name });
       consumed = true;
       return iterate.call(this);
     },

@@ -23,10 +23,12 @@ describe('error classes', () => {
     expect(ModelRetry.isInstance(umb)).toBe(false);
     const retry = new ModelRetry('try a date', { cause });
     expect([retry.name, retry.cause, retry instanceof Error]).toEqual(['ModelRetry', cause, true]);
-    const agg = new AggregateToolError([
-      { toolName: 'a', toolCallId: '1', error: cause },
-      { toolName: 'b', toolCallId: '2', error: 'x' },
-    ]);
+    const agg = new AggregateToolError({
+      errors: [
+        { toolName: 'a', toolCallId: '1', error: cause },
+        { toolName: 'b', toolCallId: '2', error: 'x' },
+      ],
+    });
     expect(AggregateToolError.isInstance(agg)).toBe(true);
     expect(agg.errors.map((e) => e.toolName)).toEqual(['a', 'b']);
     expect(agg.message).toContain("'a' (1), 'b' (2)");

@@ -1,0 +1,213 @@
+/**
+ * The house rule for errors: a class with a stable `name`, a static marker-based `isInstance()` and ONE options
+ * object, whose message says what happened and what to do. One row per exported error class; the last test
+ * fails when an entry point exports an error class that has no row here.
+ */
+import { describe, expect, it } from 'vitest';
+import * as core from '../../../adapters/ai-sdk/index.js';
+import * as rpc from '../../../adapters/rpc/index.js';
+import { AggregateToolError } from '../../../src/errors/aggregate-tool-error.js';
+import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
+import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
+import { GracefulError } from '../../../src/errors/graceful-error.js';
+import { InvalidToolPlanError } from '../../../src/errors/invalid-tool-plan-error.js';
+import { ModelRetry } from '../../../src/errors/model-retry.js';
+import { RpcError } from '../../../src/errors/rpc-error.js';
+import {
+  RetryCancelledError,
+  RetryDelayTooLongError,
+  RetryExhaustedError,
+  SessionBusyError,
+  SessionFileCorruptError,
+  SessionLockedError,
+  SessionStoreClosedError,
+} from '../../../src/errors/session-errors.js';
+import { StreamConsumedError } from '../../../src/errors/stream-consumed-error.js';
+import { StreamFailedError } from '../../../src/errors/stream-failed-error.js';
+import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js';
+import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
+import { TurnDeadlineError } from '../../../src/errors/turn-deadline-error.js';
+import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
+
+interface ErrorClass {
+  readonly name: string;
+  readonly length: number;
+  isInstance(error: unknown): boolean;
+}
+
+interface Row {
+  name: string;
+  Class: ErrorClass;
+  /** Constructs the error with its one options object. */
+  make: () => Error;
+}
+
+const cause = new Error('ECONNRESET');
+
+const rows: Row[] = [
+  {
+    name: 'AggregateToolError',
+    Class: AggregateToolError,
+    make: () =>
+      new AggregateToolError({
+        errors: [
+          { toolName: 'a', toolCallId: '1', error: cause },
+          { toolName: 'b', toolCallId: '2', error: 'x' },
+        ],
+      }),
+  },
+  {
+    name: 'CircuitOpenError',
+    Class: CircuitOpenError,
+    make: () => new CircuitOpenError({ toolName: 'search', retryAfterMs: 5000, reopensAt: 10_000, cause }),
+  },
+  {
+    name: 'ContextOverflowError',
+    Class: ContextOverflowError,
+    make: () => new ContextOverflowError({ cause }),
+  },
+  {
+    name: 'InvalidToolPlanError',
+    Class: InvalidToolPlanError,
+    make: () => new InvalidToolPlanError({ problem: 'dependency cycle a → b → a', steps: ['a', 'b', 'a'] }),
+  },
+  {
+    name: 'ModelRetry',
+    Class: ModelRetry,
+    make: () => new ModelRetry({ message: 'No city "Pariss". Did you mean "Paris"?', cause }),
+  },
+  { name: 'RetryCancelledError', Class: RetryCancelledError, make: () => new RetryCancelledError({ cause }) },
+  {
+    name: 'RetryDelayTooLongError',
+    Class: RetryDelayTooLongError,
+    make: () => new RetryDelayTooLongError({ retryAfterMs: 120_000, maxRetryAfterMs: 60_000, cause }),
+  },
+  {
+    name: 'RetryExhaustedError',
+    Class: RetryExhaustedError,
+    make: () => new RetryExhaustedError({ retries: 3, cause }),
+  },
+  {
+    name: 'RpcError',
+    Class: RpcError,
+    make: () =>
+      new RpcError({ message: 'Retry cancelled.', remoteName: 'RetryCancelledError', command: 'prompt' }),
+  },
+  { name: 'SessionBusyError', Class: SessionBusyError, make: () => new SessionBusyError() },
+  {
+    name: 'SessionFileCorruptError',
+    Class: SessionFileCorruptError,
+    make: () => new SessionFileCorruptError({ path: '/tmp/s.jsonl', line: 3, cause }),
+  },
+  {
+    name: 'SessionLockedError',
+    Class: SessionLockedError,
+    make: () => new SessionLockedError({ path: '/tmp/s.jsonl', pid: 42 }),
+  },
+  {
+    name: 'SessionStoreClosedError',
+    Class: SessionStoreClosedError,
+    make: () => new SessionStoreClosedError({ path: '/tmp/s.jsonl' }),
+  },
+  {
+    name: 'StreamConsumedError',
+    Class: StreamConsumedError,
+    make: () => new StreamConsumedError({ request: 'result.textStream' }),
+  },
+  {
+    name: 'StreamFailedError',
+    Class: StreamFailedError,
+    make: () => new StreamFailedError({ message: 'overloaded', type: 'server_error', statusCode: 529 }),
+  },
+  {
+    name: 'StreamStalledError',
+    Class: StreamStalledError,
+    make: () => new StreamStalledError({ stallTimeoutMs: 30_000 }),
+  },
+  {
+    name: 'ToolTimeoutError',
+    Class: ToolTimeoutError,
+    make: () => new ToolTimeoutError({ toolName: 'search', timeoutMs: 1000 }),
+  },
+  {
+    name: 'TurnDeadlineError',
+    Class: TurnDeadlineError,
+    make: () => new TurnDeadlineError({ phase: 'timed_out', toolName: 'search', deadlineMs: 60_000 }),
+  },
+  {
+    name: 'UnexpectedModelBehavior',
+    Class: UnexpectedModelBehavior,
+    make: () => new UnexpectedModelBehavior({ toolName: 'search', retries: 2, cause }),
+  },
+];
+
+describe('error classes follow the house rule', () => {
+  it.each(rows)(
+    '$name: stable name, marker isInstance, one options object, a message',
+    ({ name, Class, make }) => {
+      const error = make();
+      expect(Class.name).toBe(name);
+      expect(error.name).toBe(name);
+      expect(error).toBeInstanceOf(Error);
+      expect(Class.isInstance(error)).toBe(true);
+      expect(Class.isInstance(new Error(error.message))).toBe(false);
+      expect(Class.isInstance(null)).toBe(false);
+      expect(GracefulError.isInstance(error)).toBe(true);
+      expect(error.message.trim()).not.toBe('');
+      expect(Class.length).toBeLessThanOrEqual(1);
+      // Markers are per class: no other class claims this error.
+      for (const other of rows) {
+        if (other.name !== name) expect(other.Class.isInstance(error), other.name).toBe(false);
+      }
+    },
+  );
+
+  it('ModelRetry still takes a message string, optionally with { cause }', () => {
+    const plain = new ModelRetry('Ask for a city name.');
+    expect([plain.message, 'cause' in plain]).toEqual(['Ask for a city name.', false]);
+    const withCause = new ModelRetry('Ask for a city name.', { cause });
+    expect([withCause.message, withCause.cause]).toEqual(['Ask for a city name.', cause]);
+    const fromOptions = new ModelRetry({ message: 'Ask for a city name.' });
+    expect([fromOptions.message, 'cause' in fromOptions]).toEqual(['Ask for a city name.', false]);
+    expect(new ModelRetry({ message: 'x', cause }).cause).toBe(cause);
+  });
+
+  it('keeps the documented fields', () => {
+    expect(new InvalidToolPlanError({ problem: 'p', steps: ['a'] }).steps).toEqual(['a']);
+    expect(new RpcError({ message: 'm', remoteName: 'R', command: 'c' })).toMatchObject({
+      message: 'm',
+      remoteName: 'R',
+      command: 'c',
+    });
+    expect(new SessionLockedError({ path: 'f' })).toMatchObject({ path: 'f', pid: undefined });
+    expect(new SessionFileCorruptError({ path: 'f', line: 2, cause })).toMatchObject({
+      path: 'f',
+      line: 2,
+      cause,
+    });
+    expect(new SessionStoreClosedError({ path: 'f' }).path).toBe('f');
+    expect(new RetryCancelledError({ cause }).cause).toBe(cause);
+    expect(new StreamConsumedError({ request: 'r' }).request).toBe('r');
+    expect(new StreamStalledError({ stallTimeoutMs: 5 }).stallTimeoutMs).toBe(5);
+  });
+
+  it('RpcError without a message still says what failed and what to do', () => {
+    const error = new RpcError({ message: '', remoteName: 'TypeError', command: 'prompt' });
+    expect(error.message).toBe(
+      "The RPC command 'prompt' failed with TypeError without a message. Check the server's logs, then send the " +
+        'command again.',
+    );
+  });
+
+  it.each([
+    ['graceful-ai', core],
+    ['graceful-ai/rpc', rpc],
+  ])('%s exports no error class without a row here', (_entry, module) => {
+    const exported = Object.entries(module)
+      .filter(([, value]) => typeof value === 'function' && value.prototype instanceof GracefulError)
+      .map(([name]) => name);
+    const covered = new Set(rows.map((row) => row.name));
+    expect(exported.filter((name) => !covered.has(name))).toEqual([]);
+    expect(exported.length).toBeGreaterThan(0);
+  });
+});
