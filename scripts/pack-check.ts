@@ -1,10 +1,10 @@
 /**
  * Packs graceful-ai, installs the tarball into an empty project next to ai@7 and @ai-sdk/openai@4, then checks
- * that `graceful-ai`, `graceful-ai/testing` and `graceful-ai/rpc` import at run time and type-check from a
+ * that every entry point in package.json `exports` imports at run time and type-checks from a
  * consumer's TypeScript file. Run with `npm run pack:check`; test/package/pack.test.ts runs it too.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -20,6 +20,14 @@ function run(cmd: string, args: string[], cwd: string): string {
     throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout}${stderr}`, { cause: error });
   }
 }
+
+/** Every entry point the package exports (`graceful-ai`, `graceful-ai/testing`, …), from package.json. */
+const entryPoints = Object.keys(
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> })
+    .exports,
+)
+  .filter((key) => key !== './package.json')
+  .map((key) => (key === '.' ? 'graceful-ai' : `graceful-ai/${key.slice(2)}`));
 
 export function packCheck(): { tarball: string; exports: Record<string, string[]> } {
   const work = mkdtempSync(join(tmpdir(), 'graceful-ai-pack-'));
@@ -58,7 +66,7 @@ export function packCheck(): { tarball: string; exports: Record<string, string[]
     );
     writeFileSync(
       join(app, 'check.mjs'),
-      `const entries = ['graceful-ai', 'graceful-ai/testing', 'graceful-ai/rpc'];
+      `const entries = ${JSON.stringify(entryPoints)};
 const out = {};
 for (const e of entries) out[e] = Object.keys(await import(e)).sort();
 console.log(JSON.stringify(out));\n`,
@@ -71,6 +79,10 @@ import { z } from 'zod';
 import { type Classification, classifyError, gracefulTool, ModelRetry } from 'graceful-ai';
 import { openaiHandlers, reply, startMockOpenAI } from 'graceful-ai/testing';
 import { RpcClient, runRpcServer } from 'graceful-ai/rpc';
+import { CircuitBreaker, type Clock } from 'graceful-ai/policy';
+import { parseRetryAfter } from 'graceful-ai/classify';
+import { TurnTrace } from 'graceful-ai/observe';
+import { trimContext } from 'graceful-ai/session';
 
 const readFile = gracefulTool(
   tool({
@@ -87,7 +99,9 @@ export const input: Input = { path: 'a.txt' };
 // @ts-expect-error: path must be a string (fails if inference degraded to any)
 export const wrong: Input = { path: 1 };
 export const verdict: Classification = classifyError(new Error('socket hang up'));
-export const kit = [openaiHandlers, reply, startMockOpenAI, RpcClient, runRpcServer];\n`,
+export const kit = [openaiHandlers, reply, startMockOpenAI, RpcClient, runRpcServer];
+export const blocks = [CircuitBreaker, parseRetryAfter, TurnTrace, trimContext];
+export const clock: Clock = { now: () => 0 };\n`,
     );
     writeFileSync(
       join(app, 'tsconfig.json'),

@@ -10,12 +10,10 @@ import type { SessionStore } from '../../src/session/store.js';
 import type { Clock, Sleep } from '../../src/util/time.js';
 import { isResetPart } from './reset-part.js';
 // The one-line choice of the streaming call: the stream guard's drop-in (swap for `from 'ai'` to go without it).
-import { streamText } from './stream-text.js';
-
-type StreamTextOptions<TOOLS extends ToolSet> = Parameters<typeof streamText<TOOLS>>[0];
+import { type GracefulStreamTextOptions, streamText } from './stream-text.js';
 
 /** `streamText` options the session sets itself; everything else can go in `callOptions`. */
-type OwnedCallOption =
+export type AgentSessionOwnedOption =
   | 'model'
   | 'tools'
   | 'system'
@@ -28,6 +26,12 @@ type OwnedCallOption =
   | 'onStepEnd'
   | 'onStepFinish'
   | 'onError';
+
+/** The `streamText` options a session passes on every call (`callOptions`): all but the ones it sets itself. */
+export type AgentSessionCallOptions<TOOLS extends ToolSet = ToolSet> = Omit<
+  GracefulStreamTextOptions<TOOLS>,
+  AgentSessionOwnedOption
+>;
 
 /**
  * What `onUsageLimit` returns: a model to switch to, `true` when it switched credentials itself (the session
@@ -63,7 +67,7 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
     session: AgentSession<TOOLS>,
   ) => UsageLimitAnswer | Promise<UsageLimitAnswer>;
   /** More `streamText` options for every call (temperature, providerOptions, headers, timeout, …). */
-  callOptions?: Omit<StreamTextOptions<TOOLS>, OwnedCallOption>;
+  callOptions?: AgentSessionCallOptions<TOOLS>;
   /** Default `systemClock` (entry times, retry-after dates). */
   clock?: Clock;
   /** Default `abortableSleep` (the backoff; inject for tests). */

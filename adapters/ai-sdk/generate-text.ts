@@ -7,11 +7,12 @@ import {
 } from 'ai';
 import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
 
-type SdkGenerateTextOptions<
-  TOOLS extends ToolSet,
-  RUNTIME_CONTEXT extends Context,
-  OUTPUT extends OutputInterface,
-> = Parameters<typeof sdkGenerateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0];
+/** The drop-in `generateText`'s options: the AI SDK's own, plus {@link GracefulCallOptions}. */
+export type GracefulGenerateTextOptions<
+  TOOLS extends ToolSet = ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string>,
+> = Parameters<typeof sdkGenerateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & GracefulCallOptions;
 
 /**
  * The AI SDK's `generateText` with the guard: same options, same result type — change only the import.
@@ -28,7 +29,7 @@ export async function generateText<
   RUNTIME_CONTEXT extends Context = Context,
   OUTPUT extends OutputInterface = OutputInterface<string, string>,
 >(
-  options: SdkGenerateTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT> & GracefulCallOptions,
+  options: GracefulGenerateTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT>,
 ): Promise<GenerateTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT>> {
   const { options: sdkOptions, turn } = guardCallOptions(options);
   try {

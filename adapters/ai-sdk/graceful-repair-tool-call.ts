@@ -1,19 +1,24 @@
 import { InvalidToolInputError, NoSuchToolError, type ToolCallRepairFunction, type ToolSet } from 'ai';
-import { attachModelText, formatToolError } from '../../src/errors/format-for-model.js';
+import { attachModelText } from '../../src/errors/format-for-model.js';
+import { modelText } from '../../src/errors/model-text.js';
 import type { RedactOption } from '../../src/errors/redact.js';
-import { UnexpectedModelBehavior } from '../../src/errors/unexpected-model-behavior.js';
 import { defaultLogger, type Logger } from '../../src/observe/logger.js';
-import { toolRetries } from './graceful-tool.js';
-import { countConsecutiveFailures } from './tool-failure-count.js';
+import { checkCount, checkFunction, checkOptionsObject, checkSize } from '../../src/policy/validate.js';
+import { defaultToolRetries, toolRetries } from './graceful-tool.js';
+import { failuresInARow, judgeToolFailure } from './tool-failure.js';
 
 /** Options of `gracefulRepairToolCall`. */
 export interface GracefulRepairOptions<TOOLS extends ToolSet = ToolSet> {
   /**
-   * Budget for a tool name the model invented (default 1): failure number `retries + 1` in a row fails
-   * the run (best effort, see docs/graceful-tool.md). Calls of a known tool use that tool's own `retries`.
+   * Budget for a tool name the model invented: failure number `retries + 1` in a row fails the run (best effort,
+   * see docs/graceful-tool.md). Calls of a known tool use that tool's own `retries`.
+   * @default 1
    */
   retries?: number;
-  /** Upper bound of the model-visible text (default 2000). */
+  /**
+   * Upper bound of the model-visible text (an integer ≥ 64).
+   * @default 2000
+   */
   maxErrorChars?: number;
   /** Extra redaction on top of the built-in secret rules. */
   redact?: RedactOption;
@@ -34,7 +39,12 @@ export interface GracefulRepairOptions<TOOLS extends ToolSet = ToolSet> {
 export function gracefulRepairToolCall<TOOLS extends ToolSet = ToolSet>(
   options: GracefulRepairOptions<TOOLS> = {},
 ): ToolCallRepairFunction<TOOLS> {
+  checkOptionsObject('gracefulRepairToolCall options', options);
+  checkCount('retries', options.retries);
+  checkSize('maxErrorChars', options.maxErrorChars, 64);
+  checkFunction('repair', options.repair);
   const logger = options.logger ?? defaultLogger;
+  const retries = options.retries ?? defaultToolRetries;
   return async (args) => {
     if (options.repair) {
       const repaired = await options.repair(args);
@@ -44,29 +54,31 @@ export function gracefulRepairToolCall<TOOLS extends ToolSet = ToolSet>(
     if (!NoSuchToolError.isInstance(error) && !InvalidToolInputError.isInstance(error)) return null;
     const toolName = toolCall.toolName;
     const known = tools != null && Object.hasOwn(tools, toolName);
-    const retries = known
-      ? toolRetries(tools[toolName], options.retries)
-      : toolRetries(undefined, options.retries);
-    const retry = countConsecutiveFailures(messages, (part) => part.toolName === toolName);
     const available = tools == null ? [] : Object.keys(tools);
     // The SDK's NoSuchToolError already names the available tools when it knows them.
     const details = NoSuchToolError.isInstance(error)
       ? error.availableTools === undefined
-        ? `Call one of the available tools instead: ${available.join(', ') || '(none)'}.`
+        ? modelText.unknownTool(available)
         : undefined
-      : 'The arguments must be one valid JSON object matching the tool’s input schema.';
-    if (retry >= retries) {
-      logger.debug('invalid tool call exceeded its retries; failing the run', { toolName, retries });
-      failRunFrom(error, new UnexpectedModelBehavior({ toolName, retries, cause: error }));
-      return null;
-    }
-    const text = formatToolError(error, {
-      details,
+      : modelText.invalidJson;
+    const verdict = judgeToolFailure({
+      failure: error,
+      toolName,
+      toolCallId: toolCall.toolCallId,
+      retry: failuresInARow(messages, toolName),
+      retries: known ? toolRetries(tools[toolName], retries) : retries,
+      graceful: true,
       maxErrorChars: options.maxErrorChars,
       redact: options.redact,
+      details,
     });
-    logger.debug('invalid tool call converted for the model', { toolName, retry, maxRetries: retries });
-    attachModelText(error, text);
+    if (verdict.kind === 'fail-run') {
+      logger.debug('invalid tool call exceeded its retries; failing the run', { toolName });
+      failRunFrom(error, verdict.error);
+      return null;
+    }
+    logger.debug('invalid tool call converted for the model', { toolName });
+    attachModelText(error, verdict.text);
     return null;
   };
 }
@@ -75,7 +87,7 @@ export function gracefulRepairToolCall<TOOLS extends ToolSet = ToolSet>(
  * The SDK renders an invalid call's error with `toString()` while building the step; a throwing `toString`
  * is the only way a repair hook can fail the run (the drop-ins can abort instead).
  */
-function failRunFrom(error: object, runError: Error): void {
+function failRunFrom(error: object, runError: unknown): void {
   try {
     Object.defineProperty(error, 'toString', {
       value: () => {

@@ -6,41 +6,41 @@ import {
   type ToolExecutionOptions,
   type ToolSet,
 } from 'ai';
-import { attachModelText, formatToolError, issuesText } from '../../src/errors/format-for-model.js';
-import { ModelRetry } from '../../src/errors/model-retry.js';
+import { attachModelText, issuesText } from '../../src/errors/format-for-model.js';
 import type { RedactOption } from '../../src/errors/redact.js';
-import { UnexpectedModelBehavior } from '../../src/errors/unexpected-model-behavior.js';
 import { defaultLogger, type Logger } from '../../src/observe/logger.js';
+import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../src/policy/validate.js';
 import { safeJson } from '../../src/util/guarded.js';
 import { isAsyncIterable, isThenable } from '../../src/util/shape.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
-import { countConsecutiveFailures } from './tool-failure-count.js';
-import {
-  annotateAnsweredBy,
-  failureContext,
-  resilientInvoker,
-  type ToolResilienceOptions,
-} from './tool-resilience.js';
+import { failuresInARow, judgeToolFailure, PolicyFailure } from './tool-failure.js';
+import { annotateAnsweredBy, resilientInvoker, type ToolResilienceOptions } from './tool-resilience.js';
 
 /**
  * Options of `gracefulTool` / defaults of `gracefulTools`: the model-visible layer's, plus the resilience
- * layers' (`retry`, `timeoutMs`, `breaker`, `classify`, `treatAsPermanent`, `treatAsTransient`, `fallback`).
+ * layers' (`autoRetry`, `timeoutMs`, `breaker`, `classify`, `treatAsPermanent`, `treatAsTransient`, `fallback`).
  */
 export interface GracefulToolOptions extends ToolResilienceOptions {
   /**
-   * How many times in a row the model may retry after this tool failed in one run (default 1, as in
-   * pydantic-ai): failure number `retries + 1` fails the whole call with `UnexpectedModelBehavior`.
-   * 0 = the first failure fails the run. A success resets the count.
+   * How many times in a row the model may retry after this tool failed in one run (pydantic-ai's `retries`):
+   * failure number `retries + 1` fails the whole call with `UnexpectedModelBehavior`. 0 = the first failure fails
+   * the run. A success resets the count. Not to be confused with `autoRetry.maxRetries`, the silent retries before
+   * the model sees anything.
+   * @default 1
    */
   retries?: number;
   /**
-   * `true` (default): errors reach the model as text it can act on. `false`: the tool's original error
-   * object fails the whole `generateText`/`streamText`/agent call and the model never sees it. A thrown
-   * `ModelRetry` always reaches the model.
+   * `true`: errors reach the model as text it can act on. `false`: the tool's original error object fails the
+   * whole `generateText`/`streamText`/agent call and the model never sees it. A thrown `ModelRetry` always reaches
+   * the model.
+   * @default true
    */
   graceful?: boolean;
-  /** Upper bound of the model-visible error text in characters (default 2000). */
+  /**
+   * Upper bound of the model-visible error text in characters (an integer ≥ 64).
+   * @default 2000
+   */
   maxErrorChars?: number;
   /** Extra redaction on top of the built-in secret rules (patterns or a function). */
   redact?: RedactOption;
@@ -57,7 +57,9 @@ export interface GracefulToolOptions extends ToolResilienceOptions {
 export interface RetryInfo {
   /** How many times in a row this tool already failed in this run (0 on a first attempt). */
   retry: number;
-  /** The tool's budget: when `retry === maxRetries`, this is the last attempt before the run fails. */
+  /** The tool's budget (`retries`): when `retry === retries`, this is the last attempt before the run fails. */
+  retries: number;
+  /** @deprecated Use `retries` (the same number); kept through 0.x. */
   maxRetries: number;
   /** The tool's name, when known (see `GracefulToolOptions.name`). */
   toolName: string | undefined;
@@ -84,9 +86,21 @@ interface LooseTool {
 }
 
 const wrappedMarker = Symbol.for('graceful-ai.gracefulTool');
-const DEFAULT_RETRIES = 1;
+/** The model-visible budget when `retries` is not given (pydantic-ai's default). */
+export const defaultToolRetries = 1;
 /** How many recent call ids a wrapper remembers to recognise its own results when it has no name. */
 const REMEMBERED_CALL_IDS = 512;
+
+/** Checks the model-visible options (the resilience ones are checked when their policy is built). */
+function validateToolOptions(options: GracefulToolOptions): void {
+  checkOptionsObject('gracefulTool options', options);
+  checkCount('retries', options.retries);
+  checkBoolean('graceful', options.graceful);
+  checkSize('maxErrorChars', options.maxErrorChars, 64);
+  if (options.name !== undefined && typeof options.name !== 'string') {
+    throw new TypeError(`graceful-ai: option 'name' must be a string; got ${typeof options.name}.`);
+  }
+}
 
 interface WrappedInfo {
   original: Tool;
@@ -157,8 +171,9 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
   const originalExecute = original.execute;
   if (typeof originalExecute !== 'function') return tool;
 
+  validateToolOptions(options);
   const settings: Readonly<GracefulToolOptions> = { ...options };
-  const retries = Math.max(0, Math.floor(settings.retries ?? DEFAULT_RETRIES));
+  const retries = settings.retries ?? defaultToolRetries;
   const graceful = settings.graceful ?? true;
   const logger = settings.logger ?? defaultLogger;
   const ids = new Set<string>();
@@ -170,49 +185,45 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
       if (info) retryInfos.set(to, info);
     },
   });
-  // Calls whose failure is not the model's mistake (open circuit, deadline), and calls a fallback answered.
-  const uncounted = new Set<string>();
+  // Calls a fallback answered.
   const answeredBy = new Map<string, string>();
 
   const remember = (toolCallId: string) => {
     ids.add(toolCallId);
     if (ids.size > REMEMBERED_CALL_IDS) ids.delete(ids.values().next().value as string);
-    if (uncounted.size > REMEMBERED_CALL_IDS) uncounted.delete(uncounted.values().next().value as string);
     if (answeredBy.size > REMEMBERED_CALL_IDS) answeredBy.delete(answeredBy.keys().next().value as string);
   };
 
   /** Turns a failure into what the SDK should get: a throw the model sees, or a loud-failure result. */
-  const onFailure = (error: unknown, call: ToolInvocation, info: RetryInfo): unknown => {
+  const onFailure = (failure: unknown, call: ToolInvocation, info: RetryInfo): unknown => {
     const { toolCallId, abortSignal, messages } = call.options;
-    // An abort of the SDK's signal is the caller's (or the SDK's timeout): not the model's mistake.
-    if (abortSignal?.aborted) throw error;
     const toolName = info.toolName ?? 'unknown tool';
-    const context = failureContext(error);
-    if (!context.counts && typeof toolCallId === 'string') uncounted.add(toolCallId);
-    if (!graceful && !ModelRetry.isInstance(error)) {
-      logger.debug('tool failed loudly; failing the run', { toolName, toolCallId });
-      return failLoudly({ toolName, toolCallId, error }, messages);
-    }
-    if (context.counts && info.retry >= retries) {
-      logger.debug('tool exceeded its retries; failing the run', { toolName, toolCallId, retries });
-      const exceeded = new UnexpectedModelBehavior({ toolName, retries, cause: error });
-      return failLoudly({ toolName, toolCallId, error: exceeded }, messages);
-    }
-    const text = formatToolError(error, {
+    // An abort of the SDK's signal is the caller's (or the SDK's timeout): not the model's mistake.
+    if (abortSignal?.aborted) throw failure instanceof PolicyFailure ? failure.error : failure;
+    const verdict = judgeToolFailure({
+      failure,
+      toolName,
+      toolCallId,
+      retry: info.retry,
+      retries,
+      graceful,
       maxErrorChars: settings.maxErrorChars,
       redact: settings.redact,
-      guidance: context.guidance,
-      details: context.details,
     });
+    if (verdict.kind === 'fail-run') {
+      logger.debug('tool failure fails the run', { toolName, toolCallId, retries });
+      return failLoudly({ toolName, toolCallId, error: verdict.error }, messages);
+    }
     logger.debug('tool error converted for the model', {
       toolName,
       toolCallId,
       retry: info.retry,
-      maxRetries: retries,
-      chars: text.length,
+      retries,
+      chars: verdict.text.length,
     });
     // The SDK sends `toString()` of an Error (and JSON of anything else): an Error carries our text and stays
     // the object the application sees; any other thrown value is replaced by the text itself.
+    const { error, text } = verdict;
     throw error instanceof Error && attachModelText(error, text) ? error : text;
   };
 
@@ -232,14 +243,8 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     const messages = execOptions?.messages;
     if (typeof execOptions?.toolCallId === 'string') remember(execOptions.toolCallId);
     const toolName = settings.name ?? nameFromHistory(messages, ids);
-    const retry =
-      toolName === undefined
-        ? 0
-        : countConsecutiveFailures(
-            messages,
-            (part) => part.toolName === toolName && !uncounted.has(part.toolCallId),
-          );
-    const info: RetryInfo = { retry, maxRetries: retries, toolName };
+    const retry = toolName === undefined ? 0 : failuresInARow(messages, toolName);
+    const info: RetryInfo = { retry, retries, maxRetries: retries, toolName };
     if (execOptions !== null && typeof execOptions === 'object') retryInfos.set(execOptions, info);
     const call: ToolInvocation = {
       execute: originalExecute,
@@ -322,8 +327,7 @@ export function gracefulTools<TOOLS extends ToolSet>(
   return out as TOOLS;
 }
 
-/** The retry budget a tool of a set has, for hooks that see a tool call outside `execute`. */
-export function toolRetries(tool: unknown, fallback: number = DEFAULT_RETRIES): number {
-  const retries = wrappedInfo(tool)?.options.retries;
-  return Math.max(0, Math.floor(retries ?? fallback));
+/** The model-visible budget (`retries`) of a tool of a set, for hooks that see a tool call outside `execute`. */
+export function toolRetries(tool: unknown, fallback: number = defaultToolRetries): number {
+  return wrappedInfo(tool)?.options.retries ?? fallback;
 }

@@ -4,10 +4,14 @@ import {
   type LanguageModel,
   type PrepareStepFunction,
   type TimeoutConfiguration,
+  type ToolCallRepairFunction,
   type ToolSet,
   wrapLanguageModel,
 } from 'ai';
-import type { TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
+import { defaultTurnTimeoutMs, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
+import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/policy/validate.js';
+import { deprecatedOption } from '../../src/util/deprecated.js';
+import { type GracefulRepairOptions, gracefulRepairToolCall } from './graceful-repair-tool-call.js';
 import { type GracefulToolOptions, gracefulTools } from './graceful-tool.js';
 import { type StreamGuardOptions, streamGuard } from './stream-guard.js';
 import { type TurnDeadlineRun, withTurnDeadline } from './turn-deadline.js';
@@ -16,20 +20,25 @@ import { type TurnDeadlineRun, withTurnDeadline } from './turn-deadline.js';
 export interface GracefulCallOptions {
   /**
    * The stream guard's options, or `false` to call the SDK unguarded (with the SDK's own retries). The drop-in
-   * maps the call's `maxRetries` (default 2) to `maxStreamRetries` and `timeout.chunkMs` to `stallTimeoutMs`
+   * maps the call's `maxRetries` (default 2) to the guard's `maxRetries` and `timeout.chunkMs` to `stallTimeoutMs`
    * unless you set them here.
+   * @default {}
    */
+  streamGuard?: StreamGuardOptions | false;
+  /** @deprecated Use `streamGuard` (the same value); kept through 0.x. `streamGuard` wins when both are given. */
   graceful?: StreamGuardOptions | false;
   /**
    * Defaults for `gracefulTools` applied to `tools` (default `{}`: every tool becomes a graceful tool with the
    * standard retries and model-visible errors; tools you wrapped yourself keep their options). `false` leaves the
    * tools as they are.
+   * @default {}
    */
   gracefulTools?: GracefulToolOptions | false;
   /**
-   * The per-turn deadline with graceful degradation (see `withTurnDeadline`), in ms: default 300 000 (5 min);
-   * `false` turns it off. Any other value must be a finite number > 0 (0, negative, NaN, `Infinity` throw a
-   * `RangeError` naming `turnTimeoutMs`).
+   * The per-turn deadline with graceful degradation (see `withTurnDeadline`), in ms; `false` turns it off. Any other
+   * value must be a number of ms in (0, 2^31−1] (0, negative, NaN, `Infinity` throw a `RangeError` naming
+   * `turnTimeoutMs`).
+   * @default 300000
    */
   turnTimeoutMs?: number | false;
   /**
@@ -40,8 +49,8 @@ export interface GracefulCallOptions {
   onTurnDeadline?: (report: TurnDeadlineReport) => void;
 }
 
-/** The drop-ins' default `turnTimeoutMs`: 5 minutes, as the tool-error specification asks. */
-const DEFAULT_TURN_TIMEOUT_MS = 300_000;
+/** The drop-ins' defaults: the SDK's `maxRetries` (2), mapped onto the guard, and a 5-minute turn deadline. */
+export const defaultCallOptions = { maxRetries: 2, turnTimeoutMs: defaultTurnTimeoutMs } as const;
 
 /** A drop-in's rewritten options, and its turn deadline (`undefined` with `turnTimeoutMs: false`). */
 export interface GuardedCall<O> {
@@ -54,6 +63,8 @@ interface SdkCallOptions {
   tools?: ToolSet;
   maxRetries?: number;
   timeout?: TimeoutConfiguration<never> | number;
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's repair function is generic over the caller's tools.
+  experimental_repairToolCall?: ToolCallRepairFunction<any>;
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's PrepareStepFunction is generic over the caller's tools.
   prepareStep?: PrepareStepFunction<any, any>;
 }
@@ -66,21 +77,42 @@ interface SdkCallOptions {
 export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(options: O): GuardedCall<O> {
   // The result is typed as `O` (without our keys at run time): `Omit` would break the SDK's prompt union.
   const {
+    streamGuard: guardOption,
     graceful,
     gracefulTools: toolDefaults,
-    turnTimeoutMs = DEFAULT_TURN_TIMEOUT_MS,
+    turnTimeoutMs = defaultCallOptions.turnTimeoutMs,
     onTurnDeadline,
     ...rest
   } = options;
+  // The SDK checks its own `maxRetries`; the guard takes it over, so it is checked here.
+  checkCount('maxRetries', options.maxRetries);
+  if (turnTimeoutMs !== false) checkTimeoutMs('turnTimeoutMs', turnTimeoutMs);
+  checkOptionsObject('streamGuard', guardOption, true);
+  checkOptionsObject('gracefulTools', toolDefaults, true);
+  checkFunction('onTurnDeadline', onTurnDeadline);
+  if (graceful !== undefined) deprecatedOption('graceful', 'streamGuard');
+  const guardSettings = guardOption ?? graceful;
   let sdkOptions = rest as unknown as O;
   if (toolDefaults !== false && options.tools) {
-    sdkOptions = { ...sdkOptions, tools: gracefulTools(options.tools, toolDefaults) };
+    sdkOptions = {
+      ...sdkOptions,
+      tools: gracefulTools(options.tools, toolDefaults),
+      // Unknown tool names and unparseable arguments reach the model the same way (after the caller's own repair).
+      experimental_repairToolCall: gracefulRepairToolCall({
+        ...(typeof toolDefaults === 'object' ? pickRepairDefaults(toolDefaults) : {}),
+        repair: options.experimental_repairToolCall,
+      }),
+    };
   }
   const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
   const middleware =
-    graceful === false
+    guardSettings === false
       ? undefined
-      : streamGuard({ maxStreamRetries: options.maxRetries ?? 2, stallTimeoutMs: chunkMs, ...graceful });
+      : streamGuard({
+          maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries,
+          stallTimeoutMs: chunkMs,
+          ...guardSettings,
+        });
   // The deadline's timer starts last, so an invalid option above leaves no timer behind.
   const turn =
     turnTimeoutMs === false ? undefined : withTurnDeadline(sdkOptions, { turnTimeoutMs, onTurnDeadline });
@@ -103,6 +135,12 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
       }),
   };
   return { options: guarded as unknown as O, turn };
+}
+
+/** The tool defaults the repair hook shares: the budget and the text's bounds. */
+function pickRepairDefaults(defaults: GracefulToolOptions): GracefulRepairOptions {
+  const { retries, maxErrorChars, redact, logger } = defaults;
+  return { retries, maxErrorChars, redact, logger };
 }
 
 /** A model id string resolves through the global provider, as the SDK does (default: the gateway). */

@@ -4,11 +4,12 @@ import { singleUseIterable } from '../../src/stream/single-use-request.js';
 import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
 import { removeDiscarded } from './reset-part.js';
 
-type SdkStreamTextOptions<
-  TOOLS extends ToolSet,
-  RUNTIME_CONTEXT extends Context,
-  OUTPUT extends OutputInterface,
-> = Parameters<typeof sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0];
+/** The drop-in `streamText`'s options: the AI SDK's own, plus {@link GracefulCallOptions}. */
+export type GracefulStreamTextOptions<
+  TOOLS extends ToolSet = ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
+> = Parameters<typeof sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & GracefulCallOptions;
 
 const singleUseStreams = new Set<PropertyKey>(['textStream', 'fullStream', 'stream']);
 
@@ -34,7 +35,7 @@ export function streamText<
   RUNTIME_CONTEXT extends Context = Context,
   OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
 >(
-  options: SdkStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT> & GracefulCallOptions,
+  options: GracefulStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT>,
 ): StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> {
   const userOnStepEnd = options.onStepEnd ?? options.onStepFinish;
   const { options: sdkOptions, turn } = guardCallOptions(options);

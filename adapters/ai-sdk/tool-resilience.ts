@@ -1,19 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tool, ToolExecutionOptions } from 'ai';
-import { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
-import type { ToolErrorContext } from '../../src/errors/format-for-model.js';
-import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
+import { modelText } from '../../src/errors/model-text.js';
 import { defaultTelemetry } from '../../src/observe/tool-telemetry.js';
 import type { TurnTrace } from '../../src/observe/trace.js';
 import { InMemoryBreakerStore } from '../../src/policy/breaker-store.js';
 import type { PolicyRuntime } from '../../src/policy/retry.js';
 import {
+  autoRetryOption,
   createToolPolicy,
   type PolicyFallback,
   type ToolPolicyOptions,
+  type ToolPolicyOutcome,
 } from '../../src/policy/tool-policy.js';
-import { wholeSeconds } from '../../src/util/duration.js';
 import { isAsyncIterable } from '../../src/util/shape.js';
+import { PolicyFailure } from './tool-failure.js';
 
 /** A fallback tool: a tool object (named `<tool>_fallback` in events), or a tool with the name the model sees. */
 export type FallbackOption = Tool | { name: string; tool: Tool };
@@ -36,34 +36,6 @@ export interface ResilientInvocation {
   execute: LooseExecute;
   input: unknown;
   options: ToolExecutionOptions<unknown>;
-}
-
-/** What the model-visible layer needs to know about a failure that went through the policies. */
-export interface FailureContext {
-  /** Whether the failure counts against the model-visible `retries` budget. */
-  counts: boolean;
-  guidance: NonNullable<ToolErrorContext['guidance']>;
-  details?: string;
-}
-
-/** Retry-after hints of errors that ended their retries because the wait did not fit the budget. */
-const retryAfterHints = new WeakMap<object, number>();
-
-/**
- * How the model-visible layer should treat `error` (DESIGN "What counts against the model-visible budget"):
- * errors the tool threw count and ask the model to fix its call; an open circuit and a turn-deadline skip do not
- * count and never ask to fix arguments. A retry-after hint longer than the budget is passed on to the model.
- */
-export function failureContext(error: unknown): FailureContext {
-  if (CircuitOpenError.isInstance(error)) return { counts: false, guidance: 'unavailable' };
-  if (TurnDeadlineError.isInstance(error)) return { counts: false, guidance: 'deadline' };
-  const hint = typeof error === 'object' && error !== null ? retryAfterHints.get(error) : undefined;
-  if (hint === undefined) return { counts: true, guidance: 'retry' };
-  return {
-    counts: true,
-    guidance: 'retry',
-    details: `The service asked to wait ${wholeSeconds(hint)} before trying again.`,
-  };
 }
 
 const turnTraces = new AsyncLocalStorage<TurnTrace>();
@@ -126,7 +98,12 @@ export function resilientInvoker<C extends ResilientInvocation>(
     onAttemptOptions?: (from: ToolExecutionOptions<unknown>, to: ToolExecutionOptions<unknown>) => void;
   },
 ): ((call: C, onAnsweredBy: (tool: string) => void) => unknown) | undefined {
-  if (options.retry === false && options.breaker === false && !options.timeoutMs && !options.fallback) {
+  if (
+    autoRetryOption(options) === false &&
+    options.breaker === false &&
+    !options.timeoutMs &&
+    !options.fallback
+  ) {
     return undefined;
   }
   const { onAttemptOptions } = hooks;
@@ -157,12 +134,10 @@ export function resilientInvoker<C extends ResilientInvocation>(
         map(await execute(call.input, { ...call.options, abortSignal: signal ?? call.options.abortSignal })),
     };
   };
-  const failed = (outcome: { error: unknown; retryAfterMs?: number; decision: string }): never => {
-    const { error } = outcome;
-    if (outcome.decision === 'retry_after' && typeof error === 'object' && error !== null) {
-      retryAfterHints.set(error, outcome.retryAfterMs!);
-    }
-    throw error;
+  /** Hands the policy's verdict to the model-visible layer with the error (see `judgeToolFailure`). */
+  const failed = (outcome: Extract<ToolPolicyOutcome<unknown>, { ok: false }>): never => {
+    const { error, decision, classification, retryAfterMs } = outcome;
+    throw new PolicyFailure(error, { decision, classification, retryAfterMs });
   };
 
   /** A streaming attempt: its iterator and first result, so a failure before the first value can be retried. */
@@ -229,7 +204,7 @@ export function annotateAnsweredBy(output: unknown, tool: string): unknown {
   if (typeof output !== 'object' || output === null || !('type' in output) || !('value' in output))
     return output;
   if (output.type === 'text')
-    return { type: 'text', value: `[answered by fallback tool '${tool}'] ${String(output.value)}` };
+    return { type: 'text', value: `${modelText.answeredBy(tool)} ${String(output.value)}` };
   if (output.type === 'json') return { type: 'json', value: { answeredBy: tool, result: output.value } };
   return output;
 }

@@ -1,10 +1,11 @@
 import { isStepCount, type StopCondition, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
-import { attachModelText, formatToolError } from '../../src/errors/format-for-model.js';
+import { attachModelText } from '../../src/errors/format-for-model.js';
 import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
 import { defaultLogger } from '../../src/observe/logger.js';
 import type { ToolTelemetry } from '../../src/observe/tool-telemetry.js';
 import { TurnDeadline, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
 import type { Sleep } from '../../src/util/time.js';
+import { judgeToolFailure } from './tool-failure.js';
 
 /** Run-level deadline settings (`turnTimeoutMs` on the drop-ins and on `withTurnDeadline`). */
 export interface TurnDeadlineSettings {
@@ -25,7 +26,7 @@ type AnyStop = StopCondition<ToolSet>;
 type PrepareStepArgs = { stepNumber: number };
 
 /** The options `withTurnDeadline` reads and rewrites; everything else passes through unchanged. */
-interface DeadlineCallOptions {
+export interface TurnDeadlineCallOptions {
   tools?: ToolSet;
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's PrepareStepFunction is generic over the caller's tools.
   prepareStep?: (options: any) => unknown;
@@ -56,8 +57,16 @@ export interface TurnDeadlineRun<O> {
 }
 
 /** The error as the model reads it: what happened, then "answer now" (never "fix the arguments"). */
-function forModel(error: TurnDeadlineError): TurnDeadlineError {
-  attachModelText(error, formatToolError(error, { guidance: 'deadline' }));
+function forModel(error: TurnDeadlineError, toolName: string, toolCallId: string): TurnDeadlineError {
+  const verdict = judgeToolFailure({
+    failure: error,
+    toolName,
+    toolCallId,
+    retry: 0,
+    retries: 0,
+    graceful: true,
+  });
+  if (verdict.kind === 'model') attachModelText(error, verdict.text);
   return error;
 }
 
@@ -77,7 +86,7 @@ function withDeadline(name: string, tool: Tool, deadline: TurnDeadline): Tool {
           }),
         )
         .catch((error: unknown) => {
-          throw TurnDeadlineError.isInstance(error) ? forModel(error) : error;
+          throw TurnDeadlineError.isInstance(error) ? forModel(error, name, options.toolCallId) : error;
         }),
   } as Tool;
 }
@@ -92,7 +101,7 @@ function withDeadline(name: string, tool: Tool, deadline: TurnDeadline): Tool {
  * The drop-ins call this for their `turnTimeoutMs` option. A streaming tool is covered until it returns its
  * iterable.
  */
-export function withTurnDeadline<O extends DeadlineCallOptions>(
+export function withTurnDeadline<O extends TurnDeadlineCallOptions>(
   options: O,
   settings: TurnDeadlineSettings = {},
 ): TurnDeadlineRun<O> {

@@ -12,8 +12,11 @@ const ESC = 0x1b;
 const CTRL_C = 0x03;
 
 /** `Retrying (1/3) in 2s… (esc to cancel)`; the Esc hint only where Esc works (a terminal). */
-export function retryLine(event: SessionEventMap['auto_retry_start'], cancellable: boolean): string {
-  const base = `Retrying (${event.attempt}/${event.maxAttempts}) in ${formatDuration(event.delayMs)}…`;
+export function retryLine(
+  event: Pick<SessionEventMap['auto_retry_start'], 'attempt' | 'maxRetries' | 'delayMs'>,
+  cancellable: boolean,
+): string {
+  const base = `Retrying (${event.attempt}/${event.maxRetries}) in ${formatDuration(event.delayMs)}…`;
   return cancellable ? `${base} (esc to cancel)` : base;
 }
 

@@ -107,7 +107,7 @@ export function errorFacts(error: unknown): ErrorFacts {
     addText(read(node, 'message'));
     addCode(read(node, 'code'));
     addCode(read(node, 'type'));
-    // Provider payloads, at every path the AI SDK providers use (DESIGN.md): chat HTTP body, SSE error frame,
+    // Provider payloads, at every path the AI SDK providers use: chat HTTP body, SSE error frame,
     // responses `response.failed`, Google's `error.status`. An error frame the provider's chunk schema does not
     // know (an Anthropic `overloaded_error` relayed into an OpenAI responses stream) arrives as a
     // TypeValidationError whose `value` is that frame: read it as a payload too.

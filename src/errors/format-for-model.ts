@@ -1,23 +1,9 @@
 import { read, safeJson } from '../util/guarded.js';
 import { ModelRetry } from './model-retry.js';
+import { modelText, type ToolErrorGuidance } from './model-text.js';
 import { type RedactOption, redactSecrets } from './redact.js';
 
-/**
- * What the model is told to do after the error text. Errors the tool threw ask it to fix its call; other
- * kinds (an outage, a deadline) must never tell the model to fix arguments. Add a kind here together with
- * its wording in `GUIDANCE`.
- */
-export type ToolErrorGuidance = 'retry' | 'unavailable' | 'deadline' | 'none';
-
-/** The closing line per guidance kind (`retry` is pydantic-ai's wording). */
-const GUIDANCE: Readonly<Record<ToolErrorGuidance, string>> = {
-  retry: 'Fix the errors and try again.',
-  // An outage (circuit open, retries used up on a failing dependency): never ask to fix arguments.
-  unavailable: 'Continue without this tool, or call it again later.',
-  // The turn's deadline passed: the model gets one last step without tools.
-  deadline: 'Answer now with the information you already have.',
-  none: '',
-};
+export type { ToolErrorGuidance } from './model-text.js';
 
 /** Default bound of the model-visible text, in characters. */
 export const defaultMaxErrorChars = 2000;
@@ -233,7 +219,7 @@ export function formatToolError(error: unknown, context: ToolErrorContext = {}):
     const already = attachedModelText(error);
     if (already !== undefined) return already;
     const max = Math.max(64, Math.floor(context.maxErrorChars ?? defaultMaxErrorChars));
-    const guidance = GUIDANCE[context.guidance ?? 'retry'] ?? '';
+    const guidance = modelText.guidance[context.guidance ?? 'retry'] ?? '';
     // Each piece is cut to about twice the bound before any regex (redaction) sees it.
     const limit = max * 2;
     const body = ModelRetry.isInstance(error)
@@ -250,7 +236,7 @@ export function formatToolError(error: unknown, context: ToolErrorContext = {}):
     const head = redactSecrets(details ? `${body}\n${details}` : body, context.redact);
     return `${truncate(head, Math.max(0, max - tail.length))}${tail}`;
   } catch {
-    return `Unknown error (it could not be rendered)\n\n${GUIDANCE.retry}`;
+    return `${modelText.unrenderable}\n\n${modelText.guidance.retry}`;
   }
 }
 

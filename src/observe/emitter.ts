@@ -8,10 +8,15 @@ export type EventOf<E extends EventMap> = { [K in keyof E & string]: { type: K }
 
 export type Listener<E extends EventMap> = (event: EventOf<E>) => void;
 
+/** Anything events can be sent to: an {@link Emitter}, or your own object with an `emit(type, payload)` method. */
+export interface EventSink<E extends EventMap> {
+  emit<K extends keyof E & string>(type: K, payload: E[K]): void;
+}
+
 /**
  * Typed listeners. A listener that throws is logged and ignored: observers never change a call's outcome.
  */
-export class Emitter<E extends EventMap> {
+export class Emitter<E extends EventMap> implements EventSink<E> {
   readonly #listeners = new Set<Listener<E>>();
 
   constructor(private readonly logger: Logger = defaultLogger) {}

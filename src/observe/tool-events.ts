@@ -19,38 +19,49 @@ export type FailureDecision =
   /** The caller aborted. */
   | 'abort';
 
+/** The tool a resilience event is about: `toolName` (and its deprecated 0.1 name `tool`, the same value). */
+export interface ToolNamed {
+  toolName: string;
+  /** @deprecated Use `toolName`; kept through 0.x. */
+  tool: string;
+}
+
 /** Every event the resilience layer emits, by type. */
 export type ToolEventMap = {
-  /** A transient failure will be retried after `delayMs`. */
-  tool_retry: {
-    tool: string;
+  /** Attempt `attempt` failed with a transient error; retry number `attempt` follows after `delayMs`. */
+  tool_retry: ToolNamed & {
     attempt: number;
+    /** The tool's `autoRetry.maxRetries`. */
+    maxRetries: number;
+    /** @deprecated Attempts in all (`maxRetries + 1`); use `maxRetries`. */
     maxAttempts: number;
     delayMs: number;
     error: unknown;
     classification: Classification;
   };
-  /** A call gave up; `error` is what its caller receives. */
-  tool_failed: {
-    tool: string;
+  /** A call gave up after `attempts` attempts; `error` is what its caller receives. */
+  tool_failed: ToolNamed & {
     attempts: number;
     error: unknown;
     classification: Classification;
     decision: FailureDecision;
   };
   /** A call succeeded after `attempts` attempts. */
-  tool_succeeded: { tool: string; attempts: number };
-  /** An attempt ran past its per-tool timeout and was abandoned. */
-  tool_timeout: { tool: string; attempt: number; timeoutMs: number };
+  tool_succeeded: ToolNamed & { attempts: number };
+  /** Attempt `attempt` ran past its per-tool timeout and was abandoned. */
+  tool_timeout: ToolNamed & { attempt: number; timeoutMs: number };
   /** A breaker changed state. */
-  circuit_state: { tool: string; from: CircuitState; to: CircuitState };
+  circuit_state: ToolNamed & { from: CircuitState; to: CircuitState };
   /** A turn's deadline passed; lists the tool calls by outcome (`<tool>#<callId>`). */
   turn_deadline: { timeoutMs: number; completed: string[]; timedOut: string[]; skipped: string[] };
-  /** A failed tool was answered by its fallback. */
-  fallback_used: { tool: string; fallback: string; error: unknown };
-  /** A step of a tool plan settled. */
-  plan_step: { step: string; tool: string; outcome: string; decision: string; error?: unknown };
+  /** A failed tool was answered by its fallback tool `fallback`. */
+  fallback_used: ToolNamed & { fallback: string; error: unknown };
+  /** A step of a tool plan settled (`toolName` is the step's tool). */
+  plan_step: ToolNamed & { step: string; outcome: string; decision: string; error?: unknown };
 };
+
+/** What a reporter passes: an event without the deprecated fields it derives. */
+export type ToolEventInput<K extends keyof ToolEventMap> = Omit<ToolEventMap[K], 'tool' | 'maxAttempts'>;
 
 /** One event as listeners receive it. */
 export type ToolEvent = Parameters<Listener<ToolEventMap>>[0];

@@ -3,11 +3,17 @@ import { errorText } from '../errors/error-text.js';
 import type { Emitter } from './emitter.js';
 import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';
-import { type CircuitState, type FailureDecision, type ToolEventMap, toolEvents } from './tool-events.js';
+import {
+  type CircuitState,
+  type FailureDecision,
+  type ToolEventInput,
+  type ToolEventMap,
+  toolEvents,
+} from './tool-events.js';
 import type { TurnTrace } from './trace.js';
 
 /** Where the resilience layer reports: events, metrics, an optional turn trace and the logger. */
-export interface TelemetryOptions {
+export interface ToolTelemetryOptions {
   /** Default: the process-wide `toolEvents`. */
   events?: Emitter<ToolEventMap>;
   /** Default: the process-wide metrics behind `getToolMetrics()`. */
@@ -17,6 +23,9 @@ export interface TelemetryOptions {
   /** Default: `util.debuglog('graceful-ai')`. */
   logger?: Logger;
 }
+
+/** @deprecated Use `ToolTelemetryOptions` (the `ai` package exports a different `TelemetryOptions`). */
+export type TelemetryOptions = ToolTelemetryOptions;
 
 /**
  * One entry point per decision: each call updates the metrics, appends to the trace, emits the typed event and
@@ -28,7 +37,7 @@ export class ToolTelemetry {
   readonly trace: TurnTrace | undefined;
   readonly logger: Logger;
 
-  constructor(options: TelemetryOptions = {}) {
+  constructor(options: ToolTelemetryOptions = {}) {
     this.events = options.events ?? toolEvents;
     this.metrics = options.metrics ?? toolMetrics;
     this.trace = options.trace;
@@ -41,35 +50,37 @@ export class ToolTelemetry {
   }
 
   /** A transient failure will be retried: counts it, logs the warn line, traces `retry`, emits `tool_retry`. */
-  retrying(event: ToolEventMap['tool_retry'] & { circuitState?: CircuitState }): void {
-    const { circuitState, ...payload } = event;
-    this.metrics.attemptFailed(payload.tool, payload.classification);
-    this.metrics.retried(payload.tool);
+  retrying(event: ToolEventInput<'tool_retry'> & { circuitState?: CircuitState }): void {
+    const { circuitState, ...input } = event;
+    const payload = { ...input, tool: input.toolName, maxAttempts: input.maxRetries + 1 };
+    this.metrics.attemptFailed(payload.toolName, payload.classification);
+    this.metrics.retried(payload.toolName);
     this.logger.warn(
-      `Tool '${payload.tool}' failed (attempt ${payload.attempt}/${payload.maxAttempts}), retrying in ` +
+      `Tool '${payload.toolName}' failed (attempt ${payload.attempt}/${payload.maxAttempts}), retrying in ` +
         `${(payload.delayMs / 1000).toFixed(1)}s: ${errorText(payload.error)}`,
       { classification: payload.classification },
     );
     this.trace?.record({
       event_type: 'tool_retry',
-      tool_id: payload.tool,
+      toolName: payload.toolName,
       error: payload.error,
       classification: payload.classification,
       circuit_breaker_state: circuitState,
-      retry_count: payload.attempt,
+      retry_count: payload.attempt - 1,
       decision: 'retry',
     });
     this.events.emit('tool_retry', payload);
   }
 
   /** A call gave up. `ranTool` is false when it was rejected before running (breaker open, deadline). */
-  failed(event: ToolEventMap['tool_failed'] & { ranTool: boolean; circuitState?: CircuitState }): void {
-    const { ranTool, circuitState, ...payload } = event;
-    if (ranTool) this.metrics.attemptFailed(payload.tool, payload.classification);
-    this.metrics.callSettled(payload.tool, payload.attempts > 1, false);
+  failed(event: ToolEventInput<'tool_failed'> & { ranTool: boolean; circuitState?: CircuitState }): void {
+    const { ranTool, circuitState, ...input } = event;
+    const payload = { ...input, tool: input.toolName };
+    if (ranTool) this.metrics.attemptFailed(payload.toolName, payload.classification);
+    this.metrics.callSettled(payload.toolName, payload.attempts > 1, false);
     this.trace?.record({
       event_type: 'tool_failed',
-      tool_id: payload.tool,
+      toolName: payload.toolName,
       error: payload.error,
       classification: payload.classification,
       circuit_breaker_state: circuitState,
@@ -80,12 +91,13 @@ export class ToolTelemetry {
   }
 
   /** A call succeeded (after `attempts` attempts). */
-  succeeded(event: ToolEventMap['tool_succeeded'] & { circuitState?: CircuitState }): void {
-    const { circuitState, ...payload } = event;
-    this.metrics.callSettled(payload.tool, payload.attempts > 1, true);
+  succeeded(event: ToolEventInput<'tool_succeeded'> & { circuitState?: CircuitState }): void {
+    const { circuitState, ...input } = event;
+    const payload = { ...input, tool: input.toolName };
+    this.metrics.callSettled(payload.toolName, payload.attempts > 1, true);
     this.trace?.record({
       event_type: 'tool_succeeded',
-      tool_id: payload.tool,
+      toolName: payload.toolName,
       circuit_breaker_state: circuitState,
       retry_count: payload.attempts - 1,
       decision: 'ok',
@@ -94,11 +106,12 @@ export class ToolTelemetry {
   }
 
   /** An attempt ran past its per-tool timeout and was abandoned. */
-  timedOut(event: ToolEventMap['tool_timeout']): void {
-    this.metrics.timedOut(event.tool);
+  timedOut(input: ToolEventInput<'tool_timeout'>): void {
+    const event = { ...input, tool: input.toolName };
+    this.metrics.timedOut(event.toolName);
     this.trace?.record({
       event_type: 'tool_timeout',
-      tool_id: event.tool,
+      toolName: event.toolName,
       retry_count: event.attempt - 1,
       decision: 'abandon',
     });
@@ -106,12 +119,13 @@ export class ToolTelemetry {
   }
 
   /** A breaker changed state (an opening counts in `circuit_breaker_opens`). */
-  circuitChanged(event: ToolEventMap['circuit_state']): void {
-    if (event.to === 'open') this.metrics.circuitOpened(event.tool);
-    this.logger.info(`Circuit of tool '${event.tool}': ${event.from} → ${event.to}`);
+  circuitChanged(input: ToolEventInput<'circuit_state'>): void {
+    const event = { ...input, tool: input.toolName };
+    if (event.to === 'open') this.metrics.circuitOpened(event.toolName);
+    this.logger.info(`Circuit of tool '${event.toolName}': ${event.from} → ${event.to}`);
     this.trace?.record({
       event_type: 'circuit_state',
-      tool_id: event.tool,
+      toolName: event.toolName,
       circuit_breaker_state: event.to,
       decision: event.to,
     });
@@ -119,11 +133,12 @@ export class ToolTelemetry {
   }
 
   /** A failed tool was answered by its fallback. */
-  fallbackUsed(event: ToolEventMap['fallback_used'] & { classification?: Classification }): void {
-    const { classification, ...payload } = event;
+  fallbackUsed(event: ToolEventInput<'fallback_used'> & { classification?: Classification }): void {
+    const { classification, ...input } = event;
+    const payload = { ...input, tool: input.toolName };
     this.trace?.record({
       event_type: 'fallback_used',
-      tool_id: payload.tool,
+      toolName: payload.toolName,
       error: payload.error,
       classification,
       decision: `fallback:${payload.fallback}`,
@@ -132,9 +147,11 @@ export class ToolTelemetry {
   }
 
   /** A step of a tool plan settled. */
-  planStep(event: ToolEventMap['plan_step']): void {
+  planStep(input: ToolEventInput<'plan_step'>): void {
+    const event = { ...input, tool: input.toolName };
     this.trace?.record({
       event_type: 'plan_step',
+      toolName: event.toolName,
       tool_id: event.step,
       error: event.error,
       decision: `${event.outcome}:${event.decision}`,
@@ -149,9 +166,9 @@ export class ToolTelemetry {
         `${event.skipped.length} skipped`,
     );
     for (const id of event.timedOut)
-      this.trace?.record({ event_type: 'turn_deadline', tool_id: id, decision: 'abandon' });
+      this.trace?.record({ event_type: 'turn_deadline', toolName: id, decision: 'abandon' });
     for (const id of event.skipped)
-      this.trace?.record({ event_type: 'turn_deadline', tool_id: id, decision: 'skip' });
+      this.trace?.record({ event_type: 'turn_deadline', toolName: id, decision: 'skip' });
     this.events.emit('turn_deadline', event);
   }
 }

@@ -1,16 +1,21 @@
 import type { Classification } from '../classify/types.js';
 import { errorText } from '../errors/error-text.js';
+import { checkSize } from '../policy/validate.js';
 import { type Clock, systemClock } from '../util/time.js';
 import type { CircuitState } from './tool-events.js';
 
 /** One decision of the resilience layer, JSON-serialisable. */
 export interface TraceEntry {
   event_type: string;
+  /** The tool the decision is about (for a turn deadline: `<tool>#<toolCallId>`). */
+  toolName: string;
+  /** @deprecated Use `toolName` (the same value, except for `plan_step`, where it is the step's id). */
   tool_id: string;
   /** The error's text (`name: message`), or null. */
   error: string | null;
   classification: Classification | null;
   circuit_breaker_state: CircuitState | null;
+  /** Retries made before this decision (0 on a first attempt). */
   retry_count: number;
   /** What was decided, e.g. `retry`, `give_up:exhausted`, `open`, `fallback:<name>`, `skip`. */
   decision: string;
@@ -20,7 +25,10 @@ export interface TraceEntry {
 
 /** Options of {@link TurnTrace}. */
 export interface TurnTraceOptions {
-  /** Entries kept; the oldest are dropped past it (default 500). */
+  /**
+   * Entries kept; the oldest are dropped past it.
+   * @default 500
+   */
   maxEntries?: number;
   /** Default: the system clock. */
   clock?: Clock;
@@ -43,6 +51,7 @@ export class TurnTrace {
   #dropped = 0;
 
   constructor(options: TurnTraceOptions = {}) {
+    checkSize('maxEntries', options.maxEntries);
     this.#max = options.maxEntries ?? 500;
     this.#clock = options.clock ?? systemClock;
   }
@@ -50,7 +59,9 @@ export class TurnTrace {
   /** Appends one decision (stamped with the clock), dropping the oldest past `maxEntries`. */
   record(entry: {
     event_type: string;
-    tool_id: string;
+    toolName?: string;
+    /** @deprecated Use `toolName` (pass both only where they differ). */
+    tool_id?: string;
     decision: string;
     error?: unknown;
     classification?: Classification;
@@ -59,7 +70,8 @@ export class TurnTrace {
   }): void {
     this.#entries.push({
       event_type: entry.event_type,
-      tool_id: entry.tool_id,
+      toolName: entry.toolName ?? entry.tool_id ?? '',
+      tool_id: entry.tool_id ?? entry.toolName ?? '',
       error: traceError(entry.error),
       classification: entry.classification ? { ...entry.classification } : null,
       circuit_breaker_state: entry.circuit_breaker_state ?? null,

@@ -1,14 +1,24 @@
 import type { Random } from '../util/time.js';
+import { checkDelayMs, checkJitter, checkMultiplier } from './validate.js';
 
+/** How the delay before each retry grows. Every layer uses these names (see docs/README.md, knobs at a glance). */
 export interface BackoffOptions {
-  /** Delay before the first retry (default 100 ms). */
+  /** Delay before the first retry, in ms. */
   initialDelayMs: number;
-  /** Growth per retry (default 2). */
+  /** Growth per retry (2 doubles the delay). */
   multiplier: number;
-  /** Upper bound of any delay, jitter included (default 30 s). */
+  /** Upper bound of one delay, jitter included, in ms. */
   maxDelayMs: number;
-  /** Fraction of the delay added or removed at random: 0.1 = ±10%; 0 = exact delays. In [0, 1). */
+  /** Fraction of the delay added or removed at random: 0.1 = ±10%; 0 = exact delays. In [0, 1]. */
   jitter: number;
+}
+
+/** Checks the backoff fields that are set; `prefix` names their place (e.g. `autoRetry.`). */
+export function validateBackoff(options: Partial<BackoffOptions>, prefix: string): void {
+  checkDelayMs(`${prefix}initialDelayMs`, options.initialDelayMs);
+  checkMultiplier(`${prefix}multiplier`, options.multiplier);
+  checkDelayMs(`${prefix}maxDelayMs`, options.maxDelayMs);
+  checkJitter(`${prefix}jitter`, options.jitter);
 }
 
 /**

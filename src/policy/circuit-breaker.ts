@@ -4,21 +4,33 @@ import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.
 import { isThenable } from '../util/shape.js';
 import { type Clock, systemClock } from '../util/time.js';
 import { type BreakerState, type BreakerStore, InMemoryBreakerStore } from './breaker-store.js';
-import { checkInteger, checkPositive } from './validate.js';
+import { checkCount, checkOptionsObject, checkTimeoutMs } from './validate.js';
 
 /** Options of a tool's circuit breaker. */
 export interface CircuitBreakerOptions {
-  /** Consecutive transient failures that open the circuit (default 5). */
+  /**
+   * Consecutive transient failures that open the circuit.
+   * @default 5
+   */
   failureThreshold?: number;
-  /** Consecutive successful trials in HALF_OPEN that close it (default 2). */
+  /**
+   * Consecutive successful trials in HALF_OPEN that close it.
+   * @default 2
+   */
   successThreshold?: number;
-  /** How long the circuit stays OPEN before a trial is admitted, in ms (default 30 000). */
+  /**
+   * How long the circuit stays OPEN before a trial is admitted, in ms.
+   * @default 30000
+   */
   openMs?: number;
   /** Where the state lives (default: a new in-memory store per breaker). */
   store?: BreakerStore;
   /** Default: the system clock. */
   clock?: Clock;
 }
+
+/** The defaults of {@link CircuitBreakerOptions}: open after 5 failures, for 30 s; close after 2 trial successes. */
+export const defaultBreakerOptions = { failureThreshold: 5, successThreshold: 2, openMs: 30_000 } as const;
 
 /** How a call that held a permit ended, as the breaker sees it (resilience4j: recorded, or ignored). */
 export type BreakerOutcome = 'success' | 'failure' | 'ignored';
@@ -54,13 +66,14 @@ export class CircuitBreaker {
   readonly #clock: Clock;
 
   constructor(name: string, options: CircuitBreakerOptions = {}) {
-    checkInteger('breaker.failureThreshold', options.failureThreshold);
-    checkInteger('breaker.successThreshold', options.successThreshold);
-    checkPositive('breaker.openMs', options.openMs);
+    checkOptionsObject('breaker', options);
+    checkCount('breaker.failureThreshold', options.failureThreshold, 1);
+    checkCount('breaker.successThreshold', options.successThreshold, 1);
+    checkTimeoutMs('breaker.openMs', options.openMs);
     this.name = name;
-    this.failureThreshold = options.failureThreshold ?? 5;
-    this.successThreshold = options.successThreshold ?? 2;
-    this.openMs = options.openMs ?? 30_000;
+    this.failureThreshold = options.failureThreshold ?? defaultBreakerOptions.failureThreshold;
+    this.successThreshold = options.successThreshold ?? defaultBreakerOptions.successThreshold;
+    this.openMs = options.openMs ?? defaultBreakerOptions.openMs;
     this.#store = options.store ?? new InMemoryBreakerStore();
     this.#clock = options.clock ?? systemClock;
   }
@@ -107,7 +120,7 @@ export class CircuitBreaker {
   #permit(admission: Admission, telemetry: ToolTelemetry): BreakerPermit {
     if ('permit' in admission) {
       if (admission.from === 'open')
-        telemetry.circuitChanged({ tool: this.name, from: 'open', to: 'half_open' });
+        telemetry.circuitChanged({ toolName: this.name, from: 'open', to: 'half_open' });
       return admission.permit;
     }
     throw new CircuitOpenError({
@@ -129,7 +142,7 @@ export class CircuitBreaker {
       const next = this.#apply(s, permit, outcome, now);
       return { next, result: [s.state, next.state] };
     });
-    if (from !== to) telemetry.circuitChanged({ tool: this.name, from, to });
+    if (from !== to) telemetry.circuitChanged({ toolName: this.name, from, to });
     return to;
   }
 

@@ -4,27 +4,58 @@ import { CircuitOpenError } from '../errors/circuit-open-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { CircuitState, FailureDecision } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
+import { deprecatedOption } from '../util/deprecated.js';
 import { isThenable } from '../util/shape.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../util/time.js';
-import { backoffDelay } from './backoff.js';
+import { validateBackoff } from './backoff.js';
 import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
+import { decideRetry } from './retry-decision.js';
 import { abortableSleep } from './sleep.js';
 import { withTimeout } from './timeout.js';
-import { checkInteger, checkJitter, checkMultiplier, checkNonNegative, checkPositive } from './validate.js';
+import { checkBudgetMs, checkCount, checkDelayMs, checkOptionsObject, checkTimeoutMs } from './validate.js';
 
-/** The retry settings of the `retry` option (every field optional; defaults shown). */
+/** Automatic retry settings (`autoRetry` of a tool; `retry()`'s policy). Every field is optional. */
 export interface RetryOptions {
-  /** Attempts in all, the first included (default 5). */
+  /**
+   * Retries after the first attempt, transient errors only.
+   * @default 4
+   */
+  maxRetries?: number;
+  /**
+   * Attempts in all, the first included.
+   * @deprecated Use `maxRetries` (= `maxAttempts − 1`); kept through 0.x.
+   */
   maxAttempts?: number;
-  /** Delay before the first retry in ms (default 100). */
+  /**
+   * Delay before the first retry, in ms.
+   * @default 100
+   */
   initialDelayMs?: number;
-  /** Growth of the delay per retry (default 2: 100, 200, 400, 800 ms). */
+  /**
+   * Growth of the delay per retry (100, 200, 400, 800 ms).
+   * @default 2
+   */
   multiplier?: number;
-  /** Cap of any backoff delay in ms, jitter included (default 30 000). */
+  /**
+   * Cap of one backoff delay in ms, jitter included.
+   * @default 30000
+   */
   maxDelayMs?: number;
-  /** Random spread of each delay as a fraction: 0.1 = ±10% (default 0.1). In [0, 1). */
+  /**
+   * Random spread of each delay as a fraction: 0.1 = ±10%. In [0, 1].
+   * @default 0.1
+   */
   jitter?: number;
-  /** No attempt starts later than this many ms after the first (default 2 000; `Infinity` = no budget). */
+  /**
+   * The longest server-requested delay (retry-after) honoured, in ms; a longer one stops the retries at once and is
+   * passed on (to the model, for a tool).
+   * @default 60000
+   */
+  maxRetryAfterMs?: number;
+  /**
+   * No attempt starts later than this many ms after the first (`Infinity` = no budget).
+   * @default 2000
+   */
   maxTotalTimeMs?: number;
 }
 
@@ -77,32 +108,47 @@ export type RetryOutcome<T> =
     };
 
 /**
- * The defaults of every {@link RetryOptions} field: 5 attempts, delays 100, 200, 400, 800 ms (initial 100 ms,
- * multiplier 2, capped at 30 s), ±10% jitter, and no attempt started after 2 s in total.
+ * The defaults of every {@link RetryOptions} field: 4 retries, delays 100, 200, 400, 800 ms (initial 100 ms,
+ * multiplier 2, capped at 30 s), ±10% jitter, server delays up to 60 s, and no attempt started after 2 s in total.
  */
 export const defaultRetryOptions = {
-  maxAttempts: 5,
+  maxRetries: 4,
   initialDelayMs: 100,
   multiplier: 2,
   maxDelayMs: 30_000,
   jitter: 0.1,
+  maxRetryAfterMs: 60_000,
   maxTotalTimeMs: 2_000,
-} as const satisfies Required<RetryOptions>;
+} as const satisfies Required<Omit<RetryOptions, 'maxAttempts'>>;
 
-/** Throws a `RangeError` naming the first invalid option. */
-export function validateRetryOptions(
-  options: RetryOptions & { timeoutMs?: number },
-  prefix = 'retry.',
-): void {
-  checkInteger(`${prefix}maxAttempts`, options.maxAttempts);
-  checkNonNegative(`${prefix}initialDelayMs`, options.initialDelayMs);
-  checkMultiplier(`${prefix}multiplier`, options.multiplier);
-  checkNonNegative(`${prefix}maxDelayMs`, options.maxDelayMs);
-  checkJitter(`${prefix}jitter`, options.jitter);
-  if (options.maxTotalTimeMs !== Number.POSITIVE_INFINITY) {
-    checkNonNegative(`${prefix}maxTotalTimeMs`, options.maxTotalTimeMs);
+/** `RetryOptions` with every default filled in and the deprecated `maxAttempts` folded into `maxRetries`. */
+export type ResolvedRetryOptions = Required<Omit<RetryOptions, 'maxAttempts'>>;
+
+/**
+ * Checks every field (a `RangeError` or `TypeError` naming `<prefix><field>`) and fills in the defaults. The
+ * deprecated `maxAttempts` still works when `maxRetries` is not given.
+ */
+export function resolveRetryOptions(options: RetryOptions, prefix = 'autoRetry.'): ResolvedRetryOptions {
+  checkOptionsObject(prefix.slice(0, -1), options);
+  checkCount(`${prefix}maxRetries`, options.maxRetries);
+  checkCount(`${prefix}maxAttempts`, options.maxAttempts, 1);
+  validateBackoff(options, prefix);
+  checkDelayMs(`${prefix}maxRetryAfterMs`, options.maxRetryAfterMs);
+  checkBudgetMs(`${prefix}maxTotalTimeMs`, options.maxTotalTimeMs);
+  let { maxRetries } = options;
+  if (maxRetries === undefined && options.maxAttempts !== undefined) {
+    deprecatedOption(`${prefix}maxAttempts`, `${prefix}maxRetries`);
+    maxRetries = options.maxAttempts - 1;
   }
-  checkPositive('timeoutMs', options.timeoutMs);
+  return {
+    maxRetries: maxRetries ?? defaultRetryOptions.maxRetries,
+    initialDelayMs: options.initialDelayMs ?? defaultRetryOptions.initialDelayMs,
+    multiplier: options.multiplier ?? defaultRetryOptions.multiplier,
+    maxDelayMs: options.maxDelayMs ?? defaultRetryOptions.maxDelayMs,
+    jitter: options.jitter ?? defaultRetryOptions.jitter,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? defaultRetryOptions.maxRetryAfterMs,
+    maxTotalTimeMs: options.maxTotalTimeMs ?? defaultRetryOptions.maxTotalTimeMs,
+  };
 }
 
 const abortClassification: Classification = { kind: 'abort', reason: 'caller-abort' };
@@ -117,14 +163,8 @@ export async function retryWithOutcome<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   policy: RetryPolicy = {},
 ): Promise<RetryOutcome<T>> {
-  const maxAttempts = policy.maxAttempts ?? defaultRetryOptions.maxAttempts;
-  const budget = policy.maxTotalTimeMs ?? defaultRetryOptions.maxTotalTimeMs;
-  const backoff = {
-    initialDelayMs: policy.initialDelayMs ?? defaultRetryOptions.initialDelayMs,
-    multiplier: policy.multiplier ?? defaultRetryOptions.multiplier,
-    maxDelayMs: policy.maxDelayMs ?? defaultRetryOptions.maxDelayMs,
-    jitter: policy.jitter ?? defaultRetryOptions.jitter,
-  };
+  const settings = resolveRetryOptions(policy, '');
+  const budget = settings.maxTotalTimeMs;
   const clock = policy.clock ?? systemClock;
   const random = policy.random ?? systemRandom;
   const classify = policy.classify ?? ((error: unknown) => classifyError(error));
@@ -142,7 +182,7 @@ export async function retryWithOutcome<T>(
     ranTool: boolean,
     retryAfterMs?: number,
   ): RetryOutcome<T> => {
-    telemetry.failed({ tool, attempts, error, classification, decision, ranTool, circuitState });
+    telemetry.failed({ toolName: tool, attempts, error, classification, decision, ranTool, circuitState });
     return retryAfterMs === undefined
       ? { ok: false, error, classification, decision, attempts }
       : { ok: false, error, classification, decision, attempts, retryAfterMs };
@@ -165,7 +205,9 @@ export async function retryWithOutcome<T>(
     }
 
     const remaining = budget - (clock.now() - start);
-    const timeoutMs = policy.timeoutMs === undefined ? undefined : Math.min(policy.timeoutMs, remaining);
+    // At least 1 ms: a retry admitted just inside the budget still gets its (short) attempt.
+    const timeoutMs =
+      policy.timeoutMs === undefined ? undefined : Math.max(1, Math.min(policy.timeoutMs, remaining));
     try {
       const value = await withTimeout((attemptSignal) => fn({ attempt, signal: attemptSignal }), {
         timeoutMs,
@@ -174,13 +216,13 @@ export async function retryWithOutcome<T>(
         sleep,
       });
       if (breaker && permit) circuitState = await breaker.record(permit, 'success', telemetry);
-      telemetry.succeeded({ tool, attempts: attempt, circuitState });
+      telemetry.succeeded({ toolName: tool, attempts: attempt, circuitState });
       return { ok: true, value, attempts: attempt };
     } catch (error) {
       const aborted = signal?.aborted === true;
       const classification = aborted ? abortClassification : classify(error);
       if (ToolTimeoutError.isInstance(error) && timeoutMs !== undefined) {
-        telemetry.timedOut({ tool, attempt, timeoutMs });
+        telemetry.timedOut({ toolName: tool, attempt, timeoutMs });
       }
       const transient = classification.kind === 'transient';
       if (breaker && permit) {
@@ -189,16 +231,19 @@ export async function retryWithOutcome<T>(
       }
       if (aborted || classification.kind === 'abort')
         return fail(error, classification, 'abort', attempt, false);
-      if (!transient) return fail(error, classification, 'permanent', attempt, true);
-      if (attempt >= maxAttempts) return fail(error, classification, 'exhausted', attempt, true);
-
-      const elapsed = clock.now() - start;
-      const hint = classification.retryAfterMs;
-      if (hint !== undefined && elapsed + hint >= budget) {
-        return fail(error, classification, 'retry_after', attempt, true, hint);
+      const decision = decideRetry({
+        retriesDone: attempt - 1,
+        maxRetries: settings.maxRetries,
+        classification,
+        backoff: settings,
+        random,
+        maxRetryAfterMs: settings.maxRetryAfterMs,
+        remainingMs: budget - (clock.now() - start),
+      });
+      if (!decision.retry) {
+        return fail(error, classification, decision.reason, attempt, true, decision.retryAfterMs);
       }
-      const delayMs = Math.max(backoffDelay(attempt, backoff, random), hint ?? 0);
-      if (elapsed + delayMs >= budget) return fail(error, classification, 'budget', attempt, true);
+      const { delayMs } = decision;
       // The breaker is checked before each retry: once open, stop instead of sleeping (cause: this failure).
       if (breaker && circuitState === 'open') {
         const opened = new CircuitOpenError({
@@ -210,7 +255,15 @@ export async function retryWithOutcome<T>(
         return fail(opened, classification, 'circuit_open', attempt, true, breaker.openMs);
       }
 
-      telemetry.retrying({ tool, attempt, maxAttempts, delayMs, error, classification, circuitState });
+      telemetry.retrying({
+        toolName: tool,
+        attempt,
+        maxRetries: settings.maxRetries,
+        delayMs,
+        error,
+        classification,
+        circuitState,
+      });
       try {
         await (sleep ?? abortableSleep)(delayMs, signal);
       } catch (reason) {
@@ -228,7 +281,8 @@ export async function retry<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   policy: RetryPolicy = {},
 ): Promise<T> {
-  validateRetryOptions(policy);
+  resolveRetryOptions(policy, '');
+  checkTimeoutMs('timeoutMs', policy.timeoutMs);
   const outcome = await retryWithOutcome(fn, policy);
   if (outcome.ok) return outcome.value;
   throw outcome.error;

@@ -1,6 +1,7 @@
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { Sleep } from '../util/time.js';
 import { abortableSleep, abortReason } from './sleep.js';
+import { checkTimeoutMs } from './validate.js';
 
 /** Options of {@link withTimeout}. */
 export interface TimeoutOptions {
@@ -38,6 +39,7 @@ export function withTimeout<T>(
   options: TimeoutOptions,
 ): Promise<T> {
   const { timeoutMs, signal } = options;
+  checkTimeoutMs('timeoutMs', timeoutMs);
   if (timeoutMs === undefined && signal === undefined) return callNow(fn, new AbortController().signal);
   if (signal?.aborted) return Promise.reject(abortReason(signal));
 

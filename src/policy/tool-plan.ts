@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { InvalidToolPlanError } from '../errors/invalid-tool-plan-error.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
-import { checkInteger } from './validate.js';
+import { checkCount } from './validate.js';
 
 /** A plain async function, or an AI SDK-style tool object with `execute` (duck-typed). */
 export type PlanTool =
@@ -32,7 +32,7 @@ export interface PlanStep {
 export type StepOutcome = 'ok' | 'failed' | 'skipped' | 'defaulted' | 'escalated';
 
 /** How one step of a plan ended. */
-export interface StepResult {
+export interface PlanStepResult {
   /** The step's id. */
   id: string;
   outcome: StepOutcome;
@@ -44,12 +44,15 @@ export interface StepResult {
   error?: unknown;
 }
 
+/** @deprecated Use `PlanStepResult` (the `ai` package exports a different `StepResult`). */
+export type StepResult = PlanStepResult;
+
 /** What {@link runToolPlan} resolves with (it never rejects for a failed step). */
 export interface PlanResult {
   /** True when no required step failed (nothing escalated). */
   ok: boolean;
   /** Every step's result, in the order given. */
-  steps: StepResult[];
+  steps: PlanStepResult[];
   /** Outputs of the steps that produced one (ok or defaulted), by id. */
   outputs: Record<string, unknown>;
   /** Ids of required steps that failed. */
@@ -69,13 +72,17 @@ export interface ToolPlanOptions {
 function validatePlan(steps: readonly PlanStep[]): Map<string, PlanStep> {
   const byId = new Map<string, PlanStep>();
   for (const step of steps) {
-    if (byId.has(step.id)) throw new InvalidToolPlanError(`step id '${step.id}' is used twice`, [step.id]);
+    if (byId.has(step.id))
+      throw new InvalidToolPlanError({ problem: `step id '${step.id}' is used twice`, steps: [step.id] });
     byId.set(step.id, step);
   }
   for (const step of steps) {
     for (const dep of step.dependsOn ?? []) {
       if (!byId.has(dep)) {
-        throw new InvalidToolPlanError(`step '${step.id}' depends on unknown step '${dep}'`, [step.id, dep]);
+        throw new InvalidToolPlanError({
+          problem: `step '${step.id}' depends on unknown step '${dep}'`,
+          steps: [step.id, dep],
+        });
       }
     }
   }
@@ -85,7 +92,7 @@ function validatePlan(steps: readonly PlanStep[]): Map<string, PlanStep> {
     if (state.get(id) === 'done') return;
     if (state.get(id) === 'visiting') {
       const cycle = [...path.slice(path.indexOf(id)), id];
-      throw new InvalidToolPlanError(`dependency cycle ${cycle.join(' → ')}`, cycle);
+      throw new InvalidToolPlanError({ problem: `dependency cycle ${cycle.join(' → ')}`, steps: cycle });
     }
     state.set(id, 'visiting');
     path.push(id);
@@ -130,17 +137,17 @@ export async function runToolPlan(
   steps: readonly PlanStep[],
   options: ToolPlanOptions = {},
 ): Promise<PlanResult> {
-  checkInteger('concurrency', options.concurrency);
+  checkCount('concurrency', options.concurrency, 1);
   const byId = validatePlan(steps);
   const limit = pLimit(options.concurrency ?? 4);
   const telemetry = options.telemetry ?? defaultTelemetry;
   const { signal } = options;
-  const results = new Map<string, Promise<StepResult>>();
+  const results = new Map<string, Promise<PlanStepResult>>();
 
-  const settle = (step: PlanStep, result: StepResult): StepResult => {
+  const settle = (step: PlanStep, result: PlanStepResult): PlanStepResult => {
     telemetry.planStep({
       step: step.id,
-      tool: typeof step.tool === 'function' ? step.tool.name || step.id : step.id,
+      toolName: typeof step.tool === 'function' ? step.tool.name || step.id : step.id,
       outcome: result.outcome,
       decision: result.decision,
       error: result.error,
@@ -148,7 +155,7 @@ export async function runToolPlan(
     return result;
   };
 
-  const runStep = async (step: PlanStep): Promise<StepResult> => {
+  const runStep = async (step: PlanStep): Promise<PlanStepResult> => {
     const deps = await Promise.all((step.dependsOn ?? []).map((dep) => resultOf(byId.get(dep)!)));
     const blocked = deps.find((dep) => dep.outcome !== 'ok' && dep.outcome !== 'defaulted');
     if (blocked) {
@@ -193,7 +200,7 @@ export async function runToolPlan(
     }
   };
 
-  const resultOf = (step: PlanStep): Promise<StepResult> => {
+  const resultOf = (step: PlanStep): Promise<PlanStepResult> => {
     let result = results.get(step.id);
     if (!result) {
       result = runStep(step);

@@ -1,24 +1,52 @@
 import { classifyError } from '../classify/classify.js';
 import type { Classification, ClassifyOptions, ClassifyOverrides } from '../classify/types.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
+import { deprecatedOption } from '../util/deprecated.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
 import {
   type AttemptContext,
   type PolicyRuntime,
   type RetryOptions,
   type RetryOutcome,
+  resolveRetryOptions,
   retryWithOutcome,
-  validateRetryOptions,
 } from './retry.js';
+import { checkOptionsObject, checkTimeoutMs } from './validate.js';
 
 /** The resilience options of one tool (the vocabulary `gracefulTool` accepts). */
 export interface ToolPolicyOptions extends ClassifyOverrides {
-  /** Automatic retry of transient errors (defaults: 5 attempts, 100 ms × 2, ±10%, 2 s budget); `false` = one attempt. */
+  /**
+   * Automatic retry of transient errors before the model sees anything (defaults: 4 retries, 100 ms × 2, ±10%,
+   * 2 s budget); `false` = one attempt.
+   */
+  autoRetry?: RetryOptions | false;
+  /**
+   * @deprecated Use `autoRetry` (its `maxRetries` counts retries; this one's `maxAttempts` counted attempts). Kept
+   * through 0.x; `autoRetry` wins when both are given.
+   */
   retry?: RetryOptions | false;
   /** Hard limit per attempt in ms (default: none); capped at what remains of the retry budget. */
   timeoutMs?: number;
   /** The tool's circuit breaker (defaults: 5 failures, 30 s open, 2 trial successes); `false` = none. */
   breaker?: CircuitBreakerOptions | false;
+}
+
+/** The `autoRetry` option of a tool, with its deprecated 0.1 name `retry` folded in (checked). */
+export function autoRetryOption(
+  options: Pick<ToolPolicyOptions, 'autoRetry' | 'retry'>,
+): RetryOptions | false | undefined {
+  checkOptionsObject('autoRetry', options.autoRetry, true);
+  if (options.retry === undefined) return options.autoRetry;
+  if (typeof options.retry === 'number') {
+    throw new TypeError(
+      `graceful-ai: option 'retry' must be an options object or false; got ${options.retry}. For ` +
+        `${options.retry} automatic retries write autoRetry: { maxRetries: ${options.retry} }; for the model's own ` +
+        'retries after an error it sees, write retries.',
+    );
+  }
+  checkOptionsObject('retry', options.retry, true);
+  deprecatedOption('retry', 'autoRetry');
+  return options.autoRetry ?? options.retry;
 }
 
 /** A tool that answers when the primary one fails for good (permanent, retries exhausted, circuit open). */
@@ -66,11 +94,13 @@ const fallbackDecisions = new Set(['permanent', 'exhausted', 'budget', 'retry_af
  * wrap tools once, at module level: the breaker lives in the policy and is shared by every run that uses it.
  */
 export function createToolPolicy(name: string, options: ToolPolicyOptions & PolicyRuntime = {}): ToolPolicy {
-  const retryOptions: RetryOptions =
-    options.retry === false
-      ? { maxAttempts: 1, maxTotalTimeMs: Number.POSITIVE_INFINITY }
-      : (options.retry ?? {});
-  validateRetryOptions({ ...retryOptions, timeoutMs: options.timeoutMs });
+  const autoRetry = autoRetryOption(options);
+  const retryOptions = resolveRetryOptions(
+    autoRetry === false ? { maxRetries: 0, maxTotalTimeMs: Number.POSITIVE_INFINITY } : (autoRetry ?? {}),
+    options.autoRetry === undefined && options.retry !== undefined ? 'retry.' : 'autoRetry.',
+  );
+  checkTimeoutMs('timeoutMs', options.timeoutMs);
+  checkOptionsObject('breaker', options.breaker, true);
   const breaker =
     options.breaker === false
       ? undefined
@@ -109,7 +139,7 @@ export function createToolPolicy(name: string, options: ToolPolicyOptions & Poli
       try {
         const value = await fallback.run(call.signal);
         telemetry.fallbackUsed({
-          tool: name,
+          toolName: name,
           fallback: fallback.name,
           error: outcome.error,
           classification: outcome.classification,

@@ -3,11 +3,14 @@ import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.
 import type { Sleep } from '../util/time.js';
 import { createSleep } from './sleep.js';
 import { withTimeout } from './timeout.js';
-import { checkPositive } from './validate.js';
+import { checkTimeoutMs } from './validate.js';
 
 /** Options of `TurnDeadline`: one run's time limit, after which running tools are abandoned and new ones skipped. */
 export interface TurnDeadlineOptions {
-  /** The whole turn's limit in ms (default 300 000 = 5 min). */
+  /**
+   * The whole turn's limit in ms (5 min).
+   * @default 300000
+   */
   timeoutMs?: number;
   /**
    * The deadline's timer. Default: a timer that is `unref`'d (an abandoned run never keeps the process alive) and
@@ -19,6 +22,9 @@ export interface TurnDeadlineOptions {
   /** Called once when the deadline passes (e.g. to end the run with one last tool-free step). */
   onExpire?: () => void;
 }
+
+/** The default limit of one turn: 5 minutes. */
+export const defaultTurnTimeoutMs = 300_000;
 
 // A dropped, never-closed run must not hold Node open until its deadline.
 const deadlineSleep: Sleep = createSleep({ unref: true });
@@ -50,8 +56,8 @@ export class TurnDeadline {
   #closed = false;
 
   constructor(options: TurnDeadlineOptions = {}) {
-    checkPositive('turnTimeoutMs', options.timeoutMs);
-    this.timeoutMs = options.timeoutMs ?? 300_000;
+    checkTimeoutMs('turnTimeoutMs', options.timeoutMs);
+    this.timeoutMs = options.timeoutMs ?? defaultTurnTimeoutMs;
     this.#telemetry = options.telemetry ?? defaultTelemetry;
     (options.sleep ?? deadlineSleep)(this.timeoutMs, this.#timer.signal).then(
       () => {

@@ -30,8 +30,16 @@ export type SessionEventMap<M extends SessionMessage = SessionMessage> = {
   tool_result: { toolCallId: string; toolName: string; output?: unknown; error?: string };
   /** An attempt of the turn failed; `kind` is what the classifier made of it. */
   attempt_error: { error: SerializedError; kind: ErrorKind; reason: string };
-  /** A retry is scheduled: emitted before the backoff sleep. `maxAttempts` is `retry.maxRetries`. */
-  auto_retry_start: { attempt: number; maxAttempts: number; delayMs: number; errorMessage: string };
+  /** Retry number `attempt` of at most `maxRetries` is scheduled: emitted before the backoff sleep of `delayMs`. */
+  auto_retry_start: {
+    attempt: number;
+    /** The session's `retry.maxRetries`. */
+    maxRetries: number;
+    /** @deprecated Holds `retry.maxRetries` as in 0.1; use `maxRetries`. */
+    maxAttempts: number;
+    delayMs: number;
+    errorMessage: string;
+  };
   /** A retry chain ended: on the first success, on a final failure, on exhaustion or when cancelled. */
   auto_retry_end: { success: boolean; attempt: number; finalError?: string };
   /** The context overflowed; compaction starts. */

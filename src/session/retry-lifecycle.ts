@@ -4,7 +4,7 @@ import {
   RetryDelayTooLongError,
   RetryExhaustedError,
 } from '../errors/session-errors.js';
-import { backoffDelay } from '../policy/backoff.js';
+import { decideRetry } from '../policy/retry-decision.js';
 import { abortableSleep } from '../policy/sleep.js';
 import type { Sleep } from '../util/time.js';
 import type { SessionEventMap } from './events.js';
@@ -64,34 +64,47 @@ export class RetryLifecycle {
   /**
    * After a transient failure: schedules the next retry and sleeps its delay, or stops. Stops with
    * `RetryExhaustedError` past `maxRetries`, `RetryDelayTooLongError` when the server asks for more than
-   * `maxDelayMs`, `RetryCancelledError` when `abortRetry()` ends the sleep, and the error itself when
+   * `maxRetryAfterMs`, `RetryCancelledError` when `abortRetry()` ends the sleep, and the error itself when
    * retries are disabled.
    */
   async retry(error: unknown, request: RetryRequest = {}): Promise<RetryDecision> {
     const settings = this.#options.settings();
     if (!settings.enabled) return this.fail(error);
     const attempt = this.#attempt + 1;
-    if (attempt > settings.maxRetries) {
+    // A usage-limit switch (`immediate`) retries at once, but still counts against `maxRetries`.
+    const decision = decideRetry({
+      retriesDone: this.#attempt,
+      maxRetries: settings.maxRetries,
+      classification: {
+        kind: 'transient',
+        reason: 'session',
+        retryAfterMs: request.immediate ? undefined : request.retryAfterMs,
+      },
+      backoff: {
+        initialDelayMs: settings.initialDelayMs,
+        multiplier: 2,
+        maxDelayMs: settings.maxDelayMs,
+        jitter: 0,
+      },
+      random: () => 0.5,
+      maxRetryAfterMs: settings.maxRetryAfterMs,
+    });
+    if (!decision.retry) {
+      if (decision.reason === 'retry_after') {
+        const retryAfterMs = decision.retryAfterMs ?? 0;
+        const { maxRetryAfterMs } = settings;
+        return this.fail(new RetryDelayTooLongError({ retryAfterMs, maxRetryAfterMs, cause: error }));
+      }
       return this.#attempt === 0
         ? this.fail(error)
-        : this.fail(new RetryExhaustedError(this.#attempt, error));
+        : this.fail(new RetryExhaustedError({ retries: this.#attempt, cause: error }));
     }
-    const { retryAfterMs } = request;
-    if (!request.immediate && retryAfterMs !== undefined && retryAfterMs > settings.maxDelayMs) {
-      return this.fail(new RetryDelayTooLongError(retryAfterMs, settings.maxDelayMs, error));
-    }
-    const delayMs = request.immediate
-      ? 0
-      : (retryAfterMs ??
-        backoffDelay(
-          attempt,
-          { initialDelayMs: settings.baseDelayMs, multiplier: 2, maxDelayMs: settings.maxDelayMs, jitter: 0 },
-          () => 0.5,
-        ));
+    const delayMs = request.immediate ? 0 : decision.delayMs;
     this.#attempt = attempt;
     this.#chain ??= withResolvers();
     this.#options.emit('auto_retry_start', {
       attempt,
+      maxRetries: settings.maxRetries,
       maxAttempts: settings.maxRetries,
       delayMs,
       errorMessage: errorText(error),
@@ -102,7 +115,7 @@ export class RetryLifecycle {
       if (delayMs > 0) await (this.#options.sleep ?? abortableSleep)(delayMs, controller.signal);
       if (controller.signal.aborted) throw controller.signal.reason;
     } catch {
-      return this.fail(new RetryCancelledError(error), 'Retry cancelled');
+      return this.fail(new RetryCancelledError({ cause: error }), 'Retry cancelled');
     } finally {
       if (this.#sleepController === controller) this.#sleepController = undefined;
     }

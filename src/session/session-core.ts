@@ -229,7 +229,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
         return { retry: true };
       case 'transient': {
         const retryAfterMs = classification.retryAfterMs;
-        const tooLong = retryAfterMs !== undefined && retryAfterMs > this.settings.retry.maxDelayMs;
+        const tooLong = retryAfterMs !== undefined && retryAfterMs > this.settings.retry.maxRetryAfterMs;
         // A reset window too long to wait for is a usage limit too: the hook may switch before we give up.
         const immediate = tooLong && (await this.#usageLimitSwitched(error));
         return this.#lifecycle.retry(error, { retryAfterMs, immediate });

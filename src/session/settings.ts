@@ -1,18 +1,40 @@
-import { checkInteger, checkNonNegative } from '../policy/validate.js';
+import { checkBoolean, checkCount, checkDelayMs, checkOptionsObject } from '../policy/validate.js';
+import { deprecatedOption } from '../util/deprecated.js';
 
 /** How a session retries a turn that failed with a transient API error. */
 export interface RetrySettings {
-  /** Retry transient errors automatically (default `true`). */
+  /**
+   * Retry transient errors automatically.
+   * @default true
+   */
   enabled: boolean;
-  /** Retries per chain, after the first attempt (default `3`). */
+  /**
+   * Retries per chain, after the first attempt.
+   * @default 3
+   */
   maxRetries: number;
-  /** Delay before the first retry; retry n waits `baseDelayMs × 2^(n−1)`, exactly, no jitter (default `2000`). */
+  /**
+   * Delay before the first retry, in ms; retry n waits `initialDelayMs × 2^(n−1)`, exactly (no jitter: a person
+   * watches the countdown).
+   * @default 2000
+   */
+  initialDelayMs: number;
+  /**
+   * @deprecated Use `initialDelayMs` (the same value); kept through 0.x.
+   */
   baseDelayMs: number;
   /**
-   * Upper bound of a backoff delay (default `60000`). A delay the server asks for (retry-after) that is longer
-   * fails the turn at once with `RetryDelayTooLongError` instead of waiting.
+   * Cap of one backoff delay, in ms.
+   * @default 60000
    */
   maxDelayMs: number;
+  /**
+   * The longest server-requested delay (retry-after) the session waits, in ms; a longer one fails the turn at once
+   * with `RetryDelayTooLongError` (or goes to `onUsageLimit`). When only `maxDelayMs` is given, it bounds this too,
+   * as in 0.1.
+   * @default 60000
+   */
+  maxRetryAfterMs: number;
 }
 
 /** A session's settings, every field resolved (see {@link SessionSettingsInput} for what a caller passes). */
@@ -26,19 +48,40 @@ export interface SessionSettingsInput {
   retry?: Partial<RetrySettings>;
 }
 
-/** The session's retry defaults: enabled, 3 retries, 2 s doubling per retry, at most 60 s. */
+/** The session's retry defaults: enabled, 3 retries, 2 s doubling per retry, at most 60 s, server delays up to 60 s. */
 export const defaultRetrySettings: Readonly<RetrySettings> = Object.freeze({
   enabled: true,
   maxRetries: 3,
+  initialDelayMs: 2000,
   baseDelayMs: 2000,
   maxDelayMs: 60_000,
+  maxRetryAfterMs: 60_000,
 });
 
-/** The defaults with `input` laid over them (a fresh, mutable object); throws `RangeError` on a bad value. */
+/** The defaults with `input` laid over them (a fresh, mutable object); throws on a bad value, naming it. */
 export function resolveSessionSettings(input: SessionSettingsInput = {}): SessionSettings {
-  const retry = { ...defaultRetrySettings, ...input.retry };
-  checkInteger('settings.retry.maxRetries', retry.maxRetries, 0);
-  checkNonNegative('settings.retry.baseDelayMs', retry.baseDelayMs);
-  checkNonNegative('settings.retry.maxDelayMs', retry.maxDelayMs);
+  checkOptionsObject('settings', input);
+  checkOptionsObject('settings.retry', input.retry);
+  const given = input.retry ?? {};
+  checkBoolean('settings.retry.enabled', given.enabled);
+  checkCount('settings.retry.maxRetries', given.maxRetries);
+  checkDelayMs('settings.retry.initialDelayMs', given.initialDelayMs);
+  checkDelayMs('settings.retry.baseDelayMs', given.baseDelayMs);
+  checkDelayMs('settings.retry.maxDelayMs', given.maxDelayMs);
+  checkDelayMs('settings.retry.maxRetryAfterMs', given.maxRetryAfterMs);
+  if (given.baseDelayMs !== undefined)
+    deprecatedOption('settings.retry.baseDelayMs', 'settings.retry.initialDelayMs');
+  const initialDelayMs = given.initialDelayMs ?? given.baseDelayMs ?? defaultRetrySettings.initialDelayMs;
+  const maxDelayMs = given.maxDelayMs ?? defaultRetrySettings.maxDelayMs;
+  const retry: RetrySettings = {
+    enabled: given.enabled ?? defaultRetrySettings.enabled,
+    maxRetries: given.maxRetries ?? defaultRetrySettings.maxRetries,
+    initialDelayMs,
+    baseDelayMs: initialDelayMs,
+    maxDelayMs,
+    maxRetryAfterMs:
+      given.maxRetryAfterMs ??
+      (given.maxDelayMs !== undefined ? maxDelayMs : defaultRetrySettings.maxRetryAfterMs),
+  };
   return { retry };
 }

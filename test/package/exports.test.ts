@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import * as core from '../../adapters/ai-sdk/index.js';
 import * as rpc from '../../adapters/rpc/index.js';
 import * as testing from '../../mocks/index.js';
+import * as classify from '../../src/classify/index.js';
+import * as observe from '../../src/observe/index.js';
+import * as policy from '../../src/policy/index.js';
+import * as session from '../../src/session/index.js';
 
 // The public surface of each entry point: adding or removing a name must be a deliberate change to this snapshot.
 describe('public surface', () => {
@@ -9,8 +13,16 @@ describe('public surface', () => {
     ['graceful-ai', core],
     ['graceful-ai/testing', testing],
     ['graceful-ai/rpc', rpc],
+    ['graceful-ai/policy', policy],
+    ['graceful-ai/classify', classify],
+    ['graceful-ai/observe', observe],
+    ['graceful-ai/session', session],
   ])('%s exports exactly these runtime names', (_entry, module) => {
     expect(Object.keys(module).sort()).toMatchSnapshot();
+  });
+
+  it('the main entry stays small: at most 45 runtime names', () => {
+    expect(Object.keys(core).length).toBeLessThanOrEqual(45);
   });
 
   it('every exported error class has a stable name and a marker-based isInstance', () => {
@@ -20,6 +32,7 @@ describe('public surface', () => {
     );
     expect(errorClasses.length).toBeGreaterThan(10);
     for (const [name, value] of errorClasses) {
+      if (name === 'GracefulError') continue; // the base class: checked below
       const cls = value as { isInstance?: (e: unknown) => boolean };
       expect(typeof cls.isInstance, name).toBe('function');
       // A structural copy (another install of the package) is recognised by its marker alone.
@@ -27,5 +40,9 @@ describe('public surface', () => {
       expect(cls.isInstance?.(foreign), name).toBe(true);
       expect(cls.isInstance?.(new Error('x')), name).toBe(false);
     }
+    // The base class recognises every graceful-ai error, from any copy of the package.
+    expect(core.GracefulError.isInstance({ [Symbol.for('graceful-ai.error')]: true })).toBe(true);
+    expect(core.GracefulError.isInstance(new core.ModelRetry('x'))).toBe(true);
+    expect(core.GracefulError.isInstance(new Error('x'))).toBe(false);
   });
 });

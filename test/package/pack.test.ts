@@ -5,9 +5,18 @@ import { packCheck } from '../../scripts/pack-check.js';
 describe('npm pack', () => {
   it('installs next to ai@7 and @ai-sdk/openai@4 and resolves every entry point with types', () => {
     const { exports } = packCheck();
-    expect(Object.keys(exports).sort()).toEqual(['graceful-ai', 'graceful-ai/rpc', 'graceful-ai/testing']);
+    expect(Object.keys(exports).sort()).toEqual([
+      'graceful-ai',
+      'graceful-ai/classify',
+      'graceful-ai/observe',
+      'graceful-ai/policy',
+      'graceful-ai/rpc',
+      'graceful-ai/session',
+      'graceful-ai/testing',
+    ]);
     expect(exports['graceful-ai']).toContain('gracefulTool');
     expect(exports['graceful-ai/testing']).toContain('openaiHandlers');
     expect(exports['graceful-ai/rpc']).toContain('runRpcServer');
+    expect(exports['graceful-ai/policy']).toContain('CircuitBreaker');
   }, 180_000);
 });

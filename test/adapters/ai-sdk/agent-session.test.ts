@@ -85,6 +85,7 @@ describe.each<Api>(['chat', 'responses'])('AgentSession over the %s API', (api) 
       {
         type: 'auto_retry_start',
         attempt: 1,
+        maxRetries: 3,
         maxAttempts: 3,
         delayMs: 2000,
         errorMessage: 'The server is overloaded or not ready yet.',
@@ -92,6 +93,7 @@ describe.each<Api>(['chat', 'responses'])('AgentSession over the %s API', (api) 
       {
         type: 'auto_retry_start',
         attempt: 2,
+        maxRetries: 3,
         maxAttempts: 3,
         delayMs: 4000,
         errorMessage: 'The server had an error while processing your request. Sorry about that!',
@@ -155,7 +157,7 @@ describe('AgentSession retry policy', () => {
     const error = await s.session.prompt('hi').catch((e: unknown) => e);
     expect(RetryDelayTooLongError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(
-      /wait 2m before retrying, which exceeds retry\.maxDelayMs \(1m\)/,
+      /wait 2m before retrying, which exceeds retry\.maxRetryAfterMs \(1m\)/,
     );
     expect(s.requests).toHaveLength(1);
     expect(s.sleeps).toEqual([]);

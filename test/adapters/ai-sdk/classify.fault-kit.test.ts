@@ -6,7 +6,8 @@ import { fault, openaiHandlers, reply, type Step, streamFault } from '../../../m
 import { classifyError } from '../../../src/classify/classify.js';
 
 // The errors the REAL @ai-sdk/openai provider produces for each fault, classified as the tools, the stream guard
-// and the session will see them (paths per DESIGN.md: data.error.code, data.code, data.response.error.code, err.code).
+// and the session will see them (the provider code is read at data.error.code, data.code, data.response.error.code
+// and err.code).
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterEach(() => server.resetHandlers());

@@ -14,8 +14,9 @@ import type { Logger } from '../../../src/observe/logger.js';
 import { lastToolOutputs, scriptedModel, type Turn } from './scripted-model.js';
 
 const GUIDE = '\n\nFix the errors and try again.';
-// The model-visible layer is tested without automatic retry and breaker (DESIGN "How the tool layers stack"):
-// its plain `new Error`s would otherwise be retried as transient. The resilience layers: tool-resilience.test.ts.
+// The model-visible layer is tested without automatic retry and breaker (a tool call goes through breaker ▸ retry
+// ▸ tool before the model-visible layer sees what is left): its plain `new Error`s would otherwise be retried as
+// transient. The resilience layers: tool-resilience.test.ts.
 const noResilience = { retry: false, breaker: false } as const;
 const gracefulTool: typeof wrapTool = (t, o) => wrapTool(t, { ...noResilience, ...o });
 const gracefulTools: typeof wrapTools = (t, o) => wrapTools(t, { ...noResilience, ...o });
@@ -377,7 +378,7 @@ describe('gracefulTool: retry budget per run', () => {
       maxRetries: 0,
     });
     expect(result.text).toBe('done');
-    expect(infos).toEqual([0, 1, 2].map((retry) => ({ retry, maxRetries: 2, toolName: 't' })));
+    expect(infos).toEqual([0, 1, 2].map((retry) => ({ retry, retries: 2, maxRetries: 2, toolName: 't' })));
     expect(getRetryInfo({})).toBeUndefined();
   });
 
@@ -684,7 +685,7 @@ describe('gracefulTool: tool shapes and fields', () => {
       toolName: 't',
       toolCallId: 'call-0-0',
       retry: 0,
-      maxRetries: 3,
+      retries: 3,
       chars: `Error: x${GUIDE}`.length,
     });
     expect(logger.info).not.toHaveBeenCalled();

@@ -61,7 +61,7 @@ describe('classifyError: structured fields', () => {
     expect(classifyError(new Error('Method not implemented.')).reason).toBe('pattern:unsupported');
   });
 
-  it('reads the provider code at every path DESIGN.md lists', () => {
+  it('reads the provider code at every path the AI SDK providers use', () => {
     const code = { code: 'context_length_exceeded', message: overflowMessage, type: 'invalid_request_error' };
     // HTTP 400 body: err.data.error.code
     expect(classifyError(apiError(400, { error: code })).reason).toBe('provider:context_length_exceeded');
@@ -216,7 +216,9 @@ describe('classifyError: order', () => {
       cause: new DOMException('aborted', 'AbortError'),
     });
     expect(classifyError(withAbortCause).kind).toBe('transient');
-    expect(classifyError(new StreamStalledError(30_000), { unknown: 'permanent' })).toEqual({
+    expect(
+      classifyError(new StreamStalledError({ stallTimeoutMs: 30_000 }), { unknown: 'permanent' }),
+    ).toEqual({
       kind: 'transient',
       reason: 'name:StreamStalledError',
     });

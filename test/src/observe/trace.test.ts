@@ -20,8 +20,10 @@ describe('TurnTrace', () => {
     const json = JSON.parse(JSON.stringify(trace));
     expect(json.dropped).toBe(2);
     expect(json.entries).toHaveLength(3);
+    // Recorded with the deprecated `tool_id` only: `toolName` carries the same value.
     expect(json.entries[0]).toEqual({
       event_type: 'tool_retry',
+      toolName: 't2',
       tool_id: 't2',
       error: 'Error: e2',
       classification: { kind: 'transient', reason: 'status:503' },
@@ -30,6 +32,12 @@ describe('TurnTrace', () => {
       decision: 'retry',
       timestamp: 2,
     });
+  });
+
+  it('takes toolName and writes the deprecated tool_id alongside', () => {
+    const trace = new TurnTrace();
+    trace.record({ event_type: 'x', toolName: 'weather', decision: 'ok' });
+    expect(trace.entries[0]).toMatchObject({ toolName: 'weather', tool_id: 'weather' });
   });
 
   it('stores errors as bounded text and missing fields as null', () => {

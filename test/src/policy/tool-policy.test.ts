@@ -154,7 +154,7 @@ describe('createToolPolicy: validation and observability', () => {
     [{ retry: { maxAttempts: 2.5 } }, 'retry.maxAttempts'],
     [{ retry: { initialDelayMs: -1 } }, 'retry.initialDelayMs'],
     [{ retry: { maxDelayMs: Number.NaN } }, 'retry.maxDelayMs'],
-    [{ retry: { jitter: 1 } }, 'retry.jitter'],
+    [{ retry: { jitter: 1.5 } }, 'retry.jitter'],
     [{ retry: { jitter: -0.1 } }, 'retry.jitter'],
     [{ retry: { multiplier: 0.5 } }, 'retry.multiplier'],
     [{ retry: { maxTotalTimeMs: -5 } }, 'retry.maxTotalTimeMs'],
@@ -199,7 +199,8 @@ describe('createToolPolicy: validation and observability', () => {
       error: 'Error: service unavailable',
       classification: { kind: 'transient' },
       circuit_breaker_state: 'closed',
-      retry_count: 1,
+      // Retries made before this decision: the first retry is decided after the first attempt.
+      retry_count: 0,
     });
   });
 });

@@ -39,6 +39,7 @@ describe('JsonlSessionStore', () => {
       type: 'auto_retry_start',
       at: 2,
       attempt: 1,
+      maxRetries: 3,
       maxAttempts: 3,
       delayMs: 2000,
       errorMessage: 'x',

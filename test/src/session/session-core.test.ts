@@ -64,8 +64,22 @@ describe('SessionCore retry lifecycle', () => {
     await expect(s.prompt('hi')).resolves.toEqual({ text: 'ok' });
     expect(s.sleeps).toEqual([2000, 4000]);
     expect(s.retryEvents()).toEqual([
-      { type: 'auto_retry_start', attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: '503 a' },
-      { type: 'auto_retry_start', attempt: 2, maxAttempts: 3, delayMs: 4000, errorMessage: '503 b' },
+      {
+        type: 'auto_retry_start',
+        attempt: 1,
+        maxRetries: 3,
+        maxAttempts: 3,
+        delayMs: 2000,
+        errorMessage: '503 a',
+      },
+      {
+        type: 'auto_retry_start',
+        attempt: 2,
+        maxRetries: 3,
+        maxAttempts: 3,
+        delayMs: 4000,
+        errorMessage: '503 b',
+      },
       { type: 'auto_retry_end', success: true, attempt: 2 },
     ]);
     expect(s.core.retryAttempt).toBe(0);
@@ -121,7 +135,8 @@ describe('SessionCore retry lifecycle', () => {
     const error = await s.prompt('hi').catch((e: unknown) => e);
     expect(RetryDelayTooLongError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain(
-      'wait 2m before retrying, which exceeds retry.maxDelayMs (1m)',
+      // 0.1's `maxDelayMs` alone still bounds the server's delay; the message names the 0.2 setting.
+      'wait 2m before retrying, which exceeds retry.maxRetryAfterMs (1m)',
     );
     expect(s.sleeps).toEqual([]);
     expect(s.retryEvents()).toEqual([]);

@@ -1,0 +1,26 @@
+import { defaultMaxErrorChars } from '../../src/errors/format-for-model.js';
+import { defaultBreakerOptions } from '../../src/policy/circuit-breaker.js';
+import { defaultRetryOptions } from '../../src/policy/retry.js';
+import { defaultRetrySettings } from '../../src/session/settings.js';
+import { defaultToolRetries } from './graceful-tool.js';
+import { defaultCallOptions } from './guard-call-options.js';
+import { defaultStreamGuardOptions } from './stream-guard.js';
+
+/**
+ * Every default of graceful-ai in one place, by where the option is given (docs/README.md, "knobs at a glance",
+ * states the same values; a test keeps the two equal).
+ */
+export const defaults = Object.freeze({
+  /** `gracefulTool` / `gracefulTools`: the model-visible layer. */
+  tool: Object.freeze({ retries: defaultToolRetries, graceful: true, maxErrorChars: defaultMaxErrorChars }),
+  /** `autoRetry` of a tool: silent retries of transient errors before the model sees anything. */
+  autoRetry: defaultRetryOptions,
+  /** `breaker` of a tool. */
+  breaker: defaultBreakerOptions,
+  /** `streamGuard()` and the drop-ins' `streamGuard` option. */
+  streamGuard: defaultStreamGuardOptions,
+  /** The drop-ins' own options (`maxRetries` is the SDK's, handed to the guard). */
+  call: defaultCallOptions,
+  /** `AgentSession`'s `settings.retry`. */
+  sessionRetry: defaultRetrySettings,
+});

@@ -1,0 +1,34 @@
+import { wholeSeconds } from '../util/duration.js';
+
+/**
+ * What the model is told to do after the error text. Errors the tool threw ask it to fix its call; other kinds (an
+ * outage, a deadline) must never tell the model to fix arguments.
+ */
+export type ToolErrorGuidance = 'retry' | 'unavailable' | 'deadline' | 'none';
+
+/**
+ * Every sentence graceful-ai writes for the model, in one place, so wording is reviewed (and tested) together.
+ * Error messages the model reads as the error itself (`CircuitOpenError`, `TurnDeadlineError`) live in their classes.
+ */
+export const modelText = {
+  /** The closing line per guidance kind (`retry` is pydantic-ai's wording). */
+  guidance: {
+    retry: 'Fix the errors and try again.',
+    // An outage (circuit open, automatic retries used up on a failing dependency): never ask to fix arguments.
+    unavailable: 'Continue without this tool, or call it again later.',
+    // The turn's deadline passed: the model gets one last step without tools.
+    deadline: 'Answer now with the information you already have.',
+    none: '',
+  } satisfies Readonly<Record<ToolErrorGuidance, string>>,
+  /** A server's retry-after longer than the tool's retries could wait. */
+  retryAfter: (ms: number) => `The service asked to wait ${wholeSeconds(ms)} before trying again.`,
+  /** A tool name the model invented, when the SDK's error does not already list the tools. */
+  unknownTool: (available: readonly string[]) =>
+    `Call one of the available tools instead: ${available.join(', ') || '(none)'}.`,
+  /** Arguments that are not JSON. */
+  invalidJson: 'The arguments must be one valid JSON object matching the tool’s input schema.',
+  /** Leads a text result that a fallback tool produced. */
+  answeredBy: (tool: string) => `[answered by fallback tool '${tool}']`,
+  /** When rendering itself failed (a hostile error object). */
+  unrenderable: 'Unknown error (it could not be rendered)',
+} as const;

@@ -1,0 +1,123 @@
+/**
+ * Architecture test: the layering of the source tree, checked with plain fs + regex (no TypeScript program).
+ *
+ * - `src/` (the SDK-independent core) and `mocks/` (the fault kit, `graceful-ai/testing`) never import `ai` or
+ *   `@ai-sdk/*`: the core must work without the AI SDK, and the fault kit speaks the OpenAI wire format, not the SDK.
+ *   Only `adapters/` binds the core to the SDK.
+ * - `src/` never imports from `adapters/` (nor the package's own entry points, which live there): dependencies
+ *   point from the adapters to the core, never back.
+ * - No source file refers to the design document, which is not part of the repository: a comment states the
+ *   fact itself instead of pointing to a file a reader cannot open.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Import {
+  /** `path:line` of the statement, relative to the repository root. */
+  at: string;
+  file: string;
+  specifier: string;
+}
+
+function tsFiles(dir: string): string[] {
+  const files: string[] = [];
+  const walk = (current: string): void => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      if (entry.name === 'node_modules') continue;
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.[cm]?tsx?$/.test(entry.name)) files.push(path);
+    }
+  };
+  walk(join(root, dir));
+  return files.sort();
+}
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** A line that is (part of) a comment, where an `import(…)` is prose, not code. */
+function isCommentLine(text: string, index: number): boolean {
+  const start = text.lastIndexOf('\n', index - 1) + 1;
+  return /^\s*(\/\/|\/\*|\*)/.test(text.slice(start, index));
+}
+
+const importPatterns = [
+  // import … from 'x' / import type … from 'x' / export … from 'x' (possibly over several lines)
+  /^[ \t]*(?:import|export)\b[^'";()=]*?\bfrom\s*(['"])([^'"]+)\1/gm,
+  // import 'x' (side effect only)
+  /^[ \t]*import\s*(['"])([^'"]+)\1/gm,
+  // import('x'), typeof import('x')
+  /\bimport\s*\(\s*(['"])([^'"]+)\1/g,
+];
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const found: Import[] = [];
+  for (const pattern of importPatterns) {
+    for (const match of text.matchAll(pattern)) {
+      const index = match.index + match[0].length - match[0].trimStart().length;
+      if (isCommentLine(text, index)) continue;
+      found.push({ at: `${relative(root, file)}:${lineAt(text, index)}`, file, specifier: match[2]! });
+    }
+  }
+  return found;
+}
+
+const isAiSdk = (specifier: string): boolean =>
+  specifier === 'ai' || specifier.startsWith('ai/') || specifier.startsWith('@ai-sdk/');
+
+function failureList(title: string, offenders: string[]): string {
+  return [`${offenders.length} ${title}:`, ...offenders.map((line) => `  ${line}`), ''].join('\n');
+}
+
+describe('layering', () => {
+  it('src/ and mocks/ do not import ai or @ai-sdk/*', () => {
+    const offenders = [...tsFiles('src'), ...tsFiles('mocks')]
+      .flatMap(importsOf)
+      .filter(({ specifier }) => isAiSdk(specifier))
+      .map(({ at, specifier }) => `${at} imports '${specifier}'`);
+    expect(offenders, failureList('AI SDK import(s) outside adapters/', offenders)).toEqual([]);
+  });
+
+  it('src/ does not import from adapters/', () => {
+    const offenders = tsFiles('src')
+      .flatMap(importsOf)
+      .filter(({ file, specifier }) => {
+        if (specifier === 'graceful-ai' || specifier.startsWith('graceful-ai/')) return true;
+        if (!specifier.startsWith('.')) return false;
+        const target = relative(root, resolve(dirname(file), specifier))
+          .split('\\')
+          .join('/');
+        return target === 'adapters' || target.startsWith('adapters/');
+      })
+      .map(({ at, specifier }) => `${at} imports '${specifier}'`);
+    expect(offenders, failureList('import(s) from src/ into adapters/', offenders)).toEqual([]);
+  });
+
+  it('no source file refers to the design document outside the repository', () => {
+    // Built so that this file does not match itself.
+    const reference = new RegExp(`\\b${'DESIGN'}(\\.md\\b| ")`);
+    const offenders: string[] = [];
+    for (const dir of ['src', 'adapters', 'mocks', 'test', 'bench', 'examples', 'scripts']) {
+      for (const file of tsFiles(dir)) {
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, index) => {
+            if (reference.test(line)) offenders.push(`${relative(root, file)}:${index + 1}: ${line.trim()}`);
+          });
+      }
+    }
+    expect(
+      offenders,
+      failureList('reference(s) to a document outside the repository (state the fact instead)', offenders),
+    ).toEqual([]);
+  });
+});
