@@ -93,6 +93,30 @@ describe('retry: total budget', () => {
     expect(delays()).toEqual([700]);
   });
 
+  it('uses a retry-after hint shorter than the backoff exactly (one rule with the stream guard and the session)', async () => {
+    const { telemetry, delays } = isolatedTelemetry();
+    await retry(() => Promise.reject(unavailable()), {
+      ...virtualTime(),
+      random: mid,
+      maxRetries: 1,
+      classify: () => ({ kind: 'transient', reason: 'status:429', retryAfterMs: 10 }),
+      telemetry,
+    }).catch(() => {});
+    expect(delays()).toEqual([10]);
+  });
+
+  it('stops at once when the hint exceeds maxRetryAfterMs, even with budget left', async () => {
+    const fn = vi.fn(() => Promise.reject(unavailable()));
+    const outcome = await retryWithOutcome(fn, {
+      ...virtualTime(),
+      maxTotalTimeMs: Number.POSITIVE_INFINITY,
+      maxRetryAfterMs: 1_000,
+      classify: () => ({ kind: 'transient', reason: 'status:429', retryAfterMs: 1_001 }),
+    });
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(outcome).toMatchObject({ ok: false, decision: 'retry_after', retryAfterMs: 1_001 });
+  });
+
   it('stops and keeps the hint when the retry-after is longer than what remains', async () => {
     const fn = vi.fn(() => Promise.reject(unavailable()));
     const outcome = await retryWithOutcome(fn, {
