@@ -90,7 +90,7 @@ export const benches: Bench[] = [
         target: 'speedup >= 100',
         met: ratio >= 100,
         notes:
-          'default retry (5 attempts, 100/200/400/800 ms) without a breaker vs a call rejected by an open breaker',
+          'default autoRetry (4 retries, 100/200/400/800 ms) without a breaker vs a call rejected by an open breaker',
       };
     },
   },

@@ -110,7 +110,7 @@ async function chaos(variant: 'plain' | 'graceful'): Promise<ChaosStats> {
           const result =
             variant === 'plain'
               ? sdkStreamText({ ...options, maxRetries: 0, streamRetries: 2 })
-              : streamText({ ...options, graceful: { sleep: async () => {} } });
+              : streamText({ ...options, streamGuard: { sleep: async () => {} } });
           try {
             for await (const part of result.fullStream) {
               if (part.type === 'text-delta') {

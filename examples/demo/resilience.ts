@@ -1,11 +1,12 @@
 /**
  * Section: tool resilience. A flaky tool (two connection resets, then an answer) is retried silently: the model
  * sees one clean result. A dead tool opens its circuit breaker: the model is told it is temporarily unavailable,
- * answers without it, and the next question is answered at once without running the tool.
+ * answers without it (an outage: never "fix your arguments"), and the next question is answered at once without
+ * running the tool. Options are checked where they are given: a misspelled one fails at start-up, with what to write.
  */
 import { generateText, isStepCount, type ToolSet, tool } from 'ai';
 import { z } from 'zod';
-import { gracefulTools, onToolEvent } from '../../adapters/ai-sdk/index.js';
+import { gracefulTool, gracefulTools, onToolEvent } from '../../adapters/ai-sdk/index.js';
 import { lastToolResults, reply } from '../../mocks/index.js';
 import type { DemoContext, DemoSummary } from './context.js';
 
@@ -33,7 +34,8 @@ const tools = gracefulTools(
       },
     }),
   },
-  { breaker: { failureThreshold: 3 } },
+  // Silent retries of transient errors (maxRetries: retries after the first attempt), then the breaker.
+  { autoRetry: { maxRetries: 2 }, breaker: { failureThreshold: 3 } },
 );
 
 async function ask(ctx: DemoContext, question: string, toolName: string, answer: string, tools: ToolSet) {
@@ -69,10 +71,10 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
   const stop = onToolEvent((event) => {
     if (event.type === 'tool_retry') {
       print.note(
-        `${event.tool}: attempt ${event.attempt} failed (${event.classification.reason}), retry in ${Math.round(event.delayMs)} ms`,
+        `${event.toolName}: attempt ${event.attempt} failed (${event.classification.reason}), retry ${event.attempt} of ${event.maxRetries} in ${Math.round(event.delayMs)} ms`,
       );
     }
-    if (event.type === 'circuit_state') print.note(`${event.tool}: circuit ${event.from} → ${event.to}`);
+    if (event.type === 'circuit_state') print.note(`${event.toolName}: circuit ${event.from} → ${event.to}`);
   });
   try {
     print.info('a flaky tool: two connection resets, then an answer');
@@ -88,6 +90,14 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
     await ask(ctx, 'Traffic in Oslo now?', 'traffic', 'I still cannot check traffic.', tools);
     if (deadCalls === before) print.note('failed fast: the open circuit answered without running the tool');
     else problems.push('the open circuit still ran the dead tool');
+
+    print.info('a 0.1-style option written wrong: gracefulTool(tool, { retry: 3 })');
+    try {
+      gracefulTool(tools.weather, { retry: 3 } as never);
+      problems.push('a misspelled option was accepted');
+    } catch (error) {
+      print.note(`rejected at start-up: ${(error as Error).message}`);
+    }
   } finally {
     stop();
   }
