@@ -109,7 +109,10 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     guardSettings === false
       ? undefined
       : streamGuard({
-          maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries,
+          // The guard's own count (or its 0.1 name) wins over the call's `maxRetries`.
+          ...(guardSettings?.maxRetries === undefined && guardSettings?.maxStreamRetries === undefined
+            ? { maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries }
+            : {}),
           stallTimeoutMs: chunkMs,
           ...guardSettings,
         });

@@ -126,9 +126,8 @@ function resolveOptions(options: StreamGuardOptions): Resolved {
   checkBoolean('degrade', options.degrade);
   checkTimeoutMs('stallTimeoutMs', options.stallTimeoutMs);
   checkFunction('onEvent', options.onEvent);
-  for (const name of ['clock', 'sleep', 'random'] as const) {
-    if (options[name] !== undefined && name !== 'clock') checkFunction(name, options[name]);
-  }
+  checkFunction('sleep', options.sleep);
+  checkFunction('random', options.random);
   if (options.maxStreamRetries !== undefined) deprecatedOption('maxStreamRetries', 'maxRetries');
   if (options.backoff !== undefined)
     deprecatedOption('backoff', 'initialDelayMs, multiplier, maxDelayMs, jitter');

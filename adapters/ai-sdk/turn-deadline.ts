@@ -4,12 +4,16 @@ import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
 import { defaultLogger } from '../../src/observe/logger.js';
 import type { ToolTelemetry } from '../../src/observe/tool-telemetry.js';
 import { TurnDeadline, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
+import { checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/policy/validate.js';
 import type { Sleep } from '../../src/util/time.js';
 import { judgeToolFailure } from './tool-failure.js';
 
 /** Run-level deadline settings (`turnTimeoutMs` on the drop-ins and on `withTurnDeadline`). */
 export interface TurnDeadlineSettings {
-  /** The whole run's limit in ms (default 300 000 = 5 min). */
+  /**
+   * The whole run's limit in ms (5 min).
+   * @default 300000
+   */
   turnTimeoutMs?: number;
   /** Default: process-wide events and metrics. */
   telemetry?: ToolTelemetry;
@@ -105,6 +109,10 @@ export function withTurnDeadline<O extends TurnDeadlineCallOptions>(
   options: O,
   settings: TurnDeadlineSettings = {},
 ): TurnDeadlineRun<O> {
+  // Checked under this function's names before `TurnDeadline` (whose own option is `timeoutMs`) sees them.
+  checkOptionsObject('withTurnDeadline settings', settings);
+  checkTimeoutMs('turnTimeoutMs', settings.turnTimeoutMs);
+  checkFunction('onTurnDeadline', settings.onTurnDeadline);
   const deadline = new TurnDeadline({
     timeoutMs: settings.turnTimeoutMs,
     telemetry: settings.telemetry,

@@ -1,3 +1,4 @@
+import { checkSize } from '../policy/validate.js';
 import { read, safeJson } from '../util/guarded.js';
 import { ModelRetry } from './model-retry.js';
 import { modelText, type ToolErrorGuidance } from './model-text.js';
@@ -18,7 +19,10 @@ export interface ToolErrorContext {
   guidance?: ToolErrorGuidance;
   /** Extra actionable lines placed before the guidance, e.g. the available tool names. */
   details?: string;
-  /** Upper bound of the whole text in characters, guidance included (default 2000). */
+  /**
+   * Upper bound of the whole text in characters, guidance included.
+   * @default 2000
+   */
   maxErrorChars?: number;
   /** Extra redaction on top of the built-in secret rules. */
   redact?: RedactOption;
@@ -215,10 +219,12 @@ function truncate(text: string, max: number): string {
  * An error that already carries its model text (see `attachModelText`) returns that text unchanged.
  */
 export function formatToolError(error: unknown, context: ToolErrorContext = {}): string {
+  // A bad option is the caller's mistake: say so at once (the error itself is rendered whatever it is).
+  checkSize('maxErrorChars', context.maxErrorChars, 64);
   try {
     const already = attachedModelText(error);
     if (already !== undefined) return already;
-    const max = Math.max(64, Math.floor(context.maxErrorChars ?? defaultMaxErrorChars));
+    const max = context.maxErrorChars ?? defaultMaxErrorChars;
     const guidance = modelText.guidance[context.guidance ?? 'retry'] ?? '';
     // Each piece is cut to about twice the bound before any regex (redaction) sees it.
     const limit = max * 2;

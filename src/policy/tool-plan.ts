@@ -61,7 +61,10 @@ export interface PlanResult {
 
 /** Options of {@link runToolPlan}. */
 export interface ToolPlanOptions {
-  /** Tool calls running at once (default 4). */
+  /**
+   * Tool calls running at once.
+   * @default 4
+   */
   concurrency?: number;
   /** Aborting stops steps not yet started (skipped) and is passed to running ones. */
   signal?: AbortSignal;

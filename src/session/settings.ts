@@ -69,19 +69,43 @@ export function resolveSessionSettings(input: SessionSettingsInput = {}): Sessio
   checkDelayMs('settings.retry.baseDelayMs', given.baseDelayMs);
   checkDelayMs('settings.retry.maxDelayMs', given.maxDelayMs);
   checkDelayMs('settings.retry.maxRetryAfterMs', given.maxRetryAfterMs);
-  if (given.baseDelayMs !== undefined)
+  if (given.baseDelayMs !== undefined) {
     deprecatedOption('settings.retry.baseDelayMs', 'settings.retry.initialDelayMs');
-  const initialDelayMs = given.initialDelayMs ?? given.baseDelayMs ?? defaultRetrySettings.initialDelayMs;
-  const maxDelayMs = given.maxDelayMs ?? defaultRetrySettings.maxDelayMs;
-  const retry: RetrySettings = {
-    enabled: given.enabled ?? defaultRetrySettings.enabled,
-    maxRetries: given.maxRetries ?? defaultRetrySettings.maxRetries,
-    initialDelayMs,
-    baseDelayMs: initialDelayMs,
-    maxDelayMs,
-    maxRetryAfterMs:
-      given.maxRetryAfterMs ??
-      (given.maxDelayMs !== undefined ? maxDelayMs : defaultRetrySettings.maxRetryAfterMs),
+  }
+  return { retry: liveRetrySettings(given) };
+}
+
+/**
+ * The resolved retry settings: a plain object the session re-reads at every decision, so changes apply to a
+ * running chain. The 0.1 names stay live: `baseDelayMs` reads and writes `initialDelayMs`, and while
+ * `maxRetryAfterMs` was never set, it follows `maxDelayMs` if that was given (0.1's single bound).
+ */
+function liveRetrySettings(given: Partial<RetrySettings>): RetrySettings {
+  const d = defaultRetrySettings;
+  let initialDelayMs = given.initialDelayMs ?? given.baseDelayMs ?? d.initialDelayMs;
+  let maxRetryAfterMs = given.maxRetryAfterMs;
+  const followsMaxDelay = given.maxRetryAfterMs === undefined && given.maxDelayMs !== undefined;
+  return {
+    enabled: given.enabled ?? d.enabled,
+    maxRetries: given.maxRetries ?? d.maxRetries,
+    maxDelayMs: given.maxDelayMs ?? d.maxDelayMs,
+    get initialDelayMs() {
+      return initialDelayMs;
+    },
+    set initialDelayMs(value: number) {
+      initialDelayMs = value;
+    },
+    get baseDelayMs() {
+      return initialDelayMs;
+    },
+    set baseDelayMs(value: number) {
+      initialDelayMs = value;
+    },
+    get maxRetryAfterMs() {
+      return maxRetryAfterMs ?? (followsMaxDelay ? this.maxDelayMs : d.maxRetryAfterMs);
+    },
+    set maxRetryAfterMs(value: number) {
+      maxRetryAfterMs = value;
+    },
   };
-  return { retry };
 }
