@@ -1,6 +1,7 @@
 import { isStepCount, type LanguageModel, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
 import type { ClassifyOverrides } from '../../src/classify/types.js';
 import type { Logger } from '../../src/observe/logger.js';
+import { checkFunction, checkOptionsObject } from '../../src/policy/validate.js';
 import type { CompactStrategy } from '../../src/session/compaction.js';
 import type { SessionListener } from '../../src/session/events.js';
 import { JsonlSessionStore, type JsonlSessionStoreOptions } from '../../src/session/jsonl-store.js';
@@ -49,7 +50,10 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   system?: string;
   /** When a turn's tool loop stops (default `isStepCount(20)`, as `ToolLoopAgent`). */
   stopWhen?: StopCondition<TOOLS> | StopCondition<TOOLS>[];
-  /** Retry settings (default `retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxDelayMs: 60000 }`). */
+  /**
+   * Retry settings (default `retry: { enabled: true, maxRetries: 3, initialDelayMs: 2000, maxDelayMs: 60000,
+   * maxRetryAfterMs: 60000 }`).
+   */
   settings?: SessionSettingsInput;
   /** Where the history goes (default in memory). Its entries, if any, are the conversation to continue. */
   store?: SessionStore<ModelMessage>;
@@ -59,7 +63,7 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   classify?: ClassifyOverrides;
   /**
    * Called when a turn hits a quota, billing or usage limit (or a rate limit whose reset is beyond
-   * `retry.maxDelayMs`). Return a model to switch to, or `true` after switching credentials: the session retries
+   * `retry.maxRetryAfterMs`). Return a model to switch to, or `true` after switching credentials: the session retries
    * at once. Default: none (the turn fails).
    */
   onUsageLimit?: (
@@ -105,9 +109,15 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
   readonly #options: AgentSessionOptions<TOOLS>;
 
   constructor(options: AgentSessionOptions<TOOLS>) {
+    checkOptionsObject('AgentSession options', options);
+    const { onUsageLimit, stopWhen } = options;
+    // Checked here: the session wraps the hook, and the stop conditions are read only when a turn runs.
+    checkFunction('onUsageLimit', onUsageLimit);
+    if (Array.isArray(stopWhen)) stopWhen.forEach((stop, i) => checkFunction(`stopWhen[${i}]`, stop));
+    else checkFunction('stopWhen', stopWhen);
+    checkOptionsObject('callOptions', options.callOptions);
     this.#options = options;
     this.#model = options.model;
-    const { onUsageLimit } = options;
     this.#core = new SessionCore<ModelMessage, TurnResult>({
       settings: options.settings,
       store: options.store,

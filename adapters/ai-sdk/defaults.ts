@@ -1,4 +1,5 @@
 import { defaultMaxErrorChars } from '../../src/errors/format-for-model.js';
+import { defaultTraceEntries } from '../../src/observe/trace.js';
 import { defaultBreakerOptions } from '../../src/policy/circuit-breaker.js';
 import { defaultRetryOptions } from '../../src/policy/retry.js';
 import { defaultRetrySettings } from '../../src/session/settings.js';
@@ -23,4 +24,6 @@ export const defaults = Object.freeze({
   call: defaultCallOptions,
   /** `AgentSession`'s `settings.retry`. */
   sessionRetry: defaultRetrySettings,
+  /** `TurnTrace`. */
+  trace: Object.freeze({ maxEntries: defaultTraceEntries }),
 });

@@ -15,7 +15,12 @@ import { isAsyncIterable, isThenable } from '../../src/util/shape.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
 import { failuresInARow, judgeToolFailure, PolicyFailure } from './tool-failure.js';
-import { annotateAnsweredBy, resilientInvoker, type ToolResilienceOptions } from './tool-resilience.js';
+import {
+  annotateAnsweredBy,
+  checkToolResilienceOptions,
+  resilientInvoker,
+  type ToolResilienceOptions,
+} from './tool-resilience.js';
 
 /**
  * Options of `gracefulTool` / defaults of `gracefulTools`: the model-visible layer's, plus the resilience
@@ -117,7 +122,7 @@ const retryInfos = new WeakMap<object, RetryInfo>();
 
 /**
  * Inside a wrapped tool's `execute`, the retry state of this call: `getRetryInfo(options).retry` is how many
- * times in a row the tool already failed in this run, `maxRetries` its budget. Lets a tool soft-fail on its
+ * times in a row the tool already failed in this run, `retries` its budget. Lets a tool soft-fail on its
  * last attempt. Returns `undefined` for a tool that is not wrapped.
  */
 export function getRetryInfo(options: ToolExecutionOptions<unknown> | object): RetryInfo | undefined {
@@ -169,9 +174,12 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
   if (prior) return gracefulTool(prior.original as TOOL, { ...prior.options, ...options });
   const original = tool as unknown as LooseTool;
   const originalExecute = original.execute;
-  if (typeof originalExecute !== 'function') return tool;
-
   validateToolOptions(options);
+  if (typeof originalExecute !== 'function') {
+    // Nothing to wrap, but a bad option is still the caller's mistake.
+    checkToolResilienceOptions(options);
+    return tool;
+  }
   const settings: Readonly<GracefulToolOptions> = { ...options };
   const retries = settings.retries ?? defaultToolRetries;
   const graceful = settings.graceful ?? true;
@@ -317,6 +325,10 @@ export function gracefulTools<TOOLS extends ToolSet>(
   tools: TOOLS,
   defaults: GracefulToolOptions = {},
 ): TOOLS {
+  // Checked once here too: an empty set (or one without `execute`) must not hide a bad default.
+  checkOptionsObject('gracefulTools defaults', defaults);
+  validateToolOptions(defaults);
+  checkToolResilienceOptions(defaults);
   const out: Record<string, Tool> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const prior = wrappedInfo(tool);

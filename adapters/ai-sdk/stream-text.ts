@@ -17,7 +17,7 @@ const singleUseStreams = new Set<PropertyKey>(['textStream', 'fullStream', 'stre
  * The AI SDK's `streamText` with the stream guard: same options, same result type — change only the import.
  *
  * - Retries: the guard is the single retry authority. Your `maxRetries` (default 2) becomes the guard's
- *   `maxStreamRetries` (new streamed requests before any content, with backoff and retry-after); the SDK runs with
+ *   `maxRetries` (new streamed requests before any content, with backoff and retry-after); the SDK runs with
  *   `maxRetries: 0` and `streamRetries` off (the guard owns mid-stream recovery: one non-streaming request).
  * - `timeout.chunkMs` becomes the guard's stall timeout (the SDK's would abort the whole call, unrecoverably);
  *   `totalMs`, `stepMs` and `firstChunkMs` stay with the SDK.

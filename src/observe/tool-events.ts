@@ -12,7 +12,7 @@ export type FailureDecision =
   | 'exhausted'
   /** The next attempt would start after `maxTotalTimeMs`. */
   | 'budget'
-  /** The server's retry-after hint is longer than what remains of the budget. */
+  /** The server's retry-after hint is longer than `maxRetryAfterMs` or than what remains of the budget. */
   | 'retry_after'
   /** The circuit breaker is open (or this failure opened it). */
   | 'circuit_open'

@@ -1,6 +1,6 @@
 import type { Classification } from '../classify/types.js';
 import { errorText } from '../errors/error-text.js';
-import { checkSize } from '../policy/validate.js';
+import { checkClock, checkSize } from '../policy/validate.js';
 import { type Clock, systemClock } from '../util/time.js';
 import type { CircuitState } from './tool-events.js';
 
@@ -22,6 +22,9 @@ export interface TraceEntry {
   /** Clock time in ms. */
   timestamp: number;
 }
+
+/** How many decisions a {@link TurnTrace} keeps by default. */
+export const defaultTraceEntries = 500;
 
 /** Options of {@link TurnTrace}. */
 export interface TurnTraceOptions {
@@ -52,7 +55,8 @@ export class TurnTrace {
 
   constructor(options: TurnTraceOptions = {}) {
     checkSize('maxEntries', options.maxEntries);
-    this.#max = options.maxEntries ?? 500;
+    checkClock('clock', options.clock);
+    this.#max = options.maxEntries ?? defaultTraceEntries;
     this.#clock = options.clock ?? systemClock;
   }
 

@@ -12,7 +12,15 @@ import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
 import { decideRetry } from './retry-decision.js';
 import { abortableSleep } from './sleep.js';
 import { withTimeout } from './timeout.js';
-import { checkBudgetMs, checkCount, checkDelayMs, checkOptionsObject, checkTimeoutMs } from './validate.js';
+import {
+  checkBudgetMs,
+  checkClock,
+  checkCount,
+  checkDelayMs,
+  checkFunction,
+  checkOptionsObject,
+  checkTimeoutMs,
+} from './validate.js';
 
 /** Automatic retry settings (`autoRetry` of a tool; `retry()`'s policy). Every field is optional. */
 export interface RetryOptions {
@@ -69,6 +77,14 @@ export interface PolicyRuntime {
   random?: Random;
   /** Default: process-wide events and metrics. */
   telemetry?: ToolTelemetry;
+}
+
+/** Checks an injected runtime (a `TypeError` naming `<prefix>clock`, `<prefix>sleep`, …). */
+export function checkPolicyRuntime(runtime: PolicyRuntime, prefix = ''): void {
+  checkClock(`${prefix}clock`, runtime.clock);
+  checkFunction(`${prefix}sleep`, runtime.sleep);
+  checkFunction(`${prefix}random`, runtime.random);
+  checkOptionsObject(`${prefix}telemetry`, runtime.telemetry);
 }
 
 /** Everything `retry(fn, policy)` accepts. */
@@ -137,7 +153,7 @@ export function resolveRetryOptions(options: RetryOptions, prefix = 'autoRetry.'
   checkBudgetMs(`${prefix}maxTotalTimeMs`, options.maxTotalTimeMs);
   let { maxRetries } = options;
   if (maxRetries === undefined && options.maxAttempts !== undefined) {
-    deprecatedOption(`${prefix}maxAttempts`, `${prefix}maxRetries`);
+    deprecatedOption(`${prefix}maxAttempts`, `${prefix === 'retry.' ? 'autoRetry.' : prefix}maxRetries`);
     maxRetries = options.maxAttempts - 1;
   }
   return {
@@ -164,6 +180,10 @@ export async function retryWithOutcome<T>(
   policy: RetryPolicy = {},
 ): Promise<RetryOutcome<T>> {
   const settings = resolveRetryOptions(policy, '');
+  // Checked here, not by the attempt's `withTimeout`: its RangeError would be classified and retried.
+  checkTimeoutMs('timeoutMs', policy.timeoutMs);
+  checkPolicyRuntime(policy);
+  checkFunction('classify', policy.classify);
   const budget = settings.maxTotalTimeMs;
   const clock = policy.clock ?? systemClock;
   const random = policy.random ?? systemRandom;

@@ -638,7 +638,7 @@ describe('deprecated type aliases', () => {
 /** Every alias that writes a line through `deprecatedOption`: [old name, new name] as the line quotes them. */
 const loggedAliases: [string, string][] = [
   ['retry', 'autoRetry'],
-  ['retry.maxAttempts', 'retry.maxRetries'],
+  ['retry.maxAttempts', 'autoRetry.maxRetries'],
   ['maxAttempts', 'maxRetries'],
   ['maxStreamRetries', 'maxRetries'],
   ['backoff', 'initialDelayMs, multiplier, maxDelayMs, jitter'],
