@@ -113,8 +113,8 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
     const { onUsageLimit, stopWhen } = options;
     // Checked here: the session wraps the hook, and the stop conditions are read only when a turn runs.
     checkFunction('onUsageLimit', onUsageLimit);
-    if (Array.isArray(stopWhen)) stopWhen.forEach((stop, i) => checkFunction(`stopWhen[${i}]`, stop));
-    else checkFunction('stopWhen', stopWhen);
+    if (!Array.isArray(stopWhen)) checkFunction('stopWhen', stopWhen);
+    else for (const [i, stop] of stopWhen.entries()) checkFunction(`stopWhen[${i}]`, stop);
     checkOptionsObject('callOptions', options.callOptions);
     this.#options = options;
     this.#model = options.model;

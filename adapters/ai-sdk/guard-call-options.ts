@@ -13,7 +13,7 @@ import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '.
 import { deprecatedOption } from '../../src/util/deprecated.js';
 import { type GracefulRepairOptions, gracefulRepairToolCall } from './graceful-repair-tool-call.js';
 import { type GracefulToolOptions, gracefulTools } from './graceful-tool.js';
-import { type StreamGuardOptions, streamGuard } from './stream-guard.js';
+import { checkStreamGuardOptions, type StreamGuardOptions, streamGuard } from './stream-guard.js';
 import { type TurnDeadlineRun, withTurnDeadline } from './turn-deadline.js';
 
 /** What the drop-ins add to the AI SDK's options. Everything else is the SDK's own, unchanged. */
@@ -92,6 +92,9 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
   checkFunction('onTurnDeadline', onTurnDeadline);
   if (graceful !== undefined) deprecatedOption('graceful', 'streamGuard');
   const guardSettings = guardOption ?? graceful;
+  // Named `streamGuard.<option>`: the call's own `maxRetries` is checked above under its bare name.
+  if (guardSettings)
+    checkStreamGuardOptions(guardSettings, guardOption === undefined ? 'graceful.' : 'streamGuard.');
   let sdkOptions = rest as unknown as O;
   if (toolDefaults !== false && options.tools) {
     sdkOptions = {
@@ -105,6 +108,8 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     };
   }
   const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
+  // The guard takes the SDK's chunk timeout over as its stall timer, so it is checked here, under its own name.
+  if (guardSettings !== false) checkTimeoutMs('timeout.chunkMs', chunkMs);
   const middleware =
     guardSettings === false
       ? undefined

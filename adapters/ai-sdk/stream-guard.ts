@@ -11,6 +11,7 @@ import { type BackoffOptions, validateBackoff } from '../../src/policy/backoff.j
 import { abortableSleep } from '../../src/policy/sleep.js';
 import {
   checkBoolean,
+  checkClock,
   checkCount,
   checkDelayMs,
   checkFunction,
@@ -114,20 +115,31 @@ export const defaultStreamGuardOptions = {
 /** The key under which the guard writes its attempt records into `providerMetadata`. */
 export const GUARD_METADATA_KEY = 'graceful-ai';
 
+/**
+ * Checks the guard's options: a `RangeError`/`TypeError` naming `<prefix><option>` (the drop-ins pass
+ * `streamGuard.`, so a bad guard count is not mistaken for the call's own `maxRetries`).
+ */
+export function checkStreamGuardOptions(options: StreamGuardOptions, prefix = ''): void {
+  checkOptionsObject(prefix === '' ? 'streamGuard' : prefix.slice(0, -1), options);
+  checkCount(`${prefix}maxRetries`, options.maxRetries);
+  checkCount(`${prefix}maxStreamRetries`, options.maxStreamRetries);
+  validateBackoff(options, prefix);
+  checkOptionsObject(`${prefix}backoff`, options.backoff);
+  if (options.backoff) validateBackoff(options.backoff, `${prefix}backoff.`);
+  checkDelayMs(`${prefix}maxRetryAfterMs`, options.maxRetryAfterMs);
+  checkBoolean(`${prefix}degrade`, options.degrade);
+  checkTimeoutMs(`${prefix}stallTimeoutMs`, options.stallTimeoutMs);
+  checkOptionsObject(`${prefix}classify`, options.classify);
+  checkFunction(`${prefix}onEvent`, options.onEvent);
+  checkOptionsObject(`${prefix}events`, options.events);
+  checkClock(`${prefix}clock`, options.clock);
+  checkFunction(`${prefix}sleep`, options.sleep);
+  checkFunction(`${prefix}random`, options.random);
+}
+
 /** The guard's options, checked (a `RangeError`/`TypeError` naming the option) and with every default filled in. */
 function resolveOptions(options: StreamGuardOptions): Resolved {
-  checkOptionsObject('streamGuard', options);
-  checkCount('maxRetries', options.maxRetries);
-  checkCount('maxStreamRetries', options.maxStreamRetries);
-  validateBackoff(options, '');
-  checkOptionsObject('backoff', options.backoff);
-  if (options.backoff) validateBackoff(options.backoff, 'backoff.');
-  checkDelayMs('maxRetryAfterMs', options.maxRetryAfterMs);
-  checkBoolean('degrade', options.degrade);
-  checkTimeoutMs('stallTimeoutMs', options.stallTimeoutMs);
-  checkFunction('onEvent', options.onEvent);
-  checkFunction('sleep', options.sleep);
-  checkFunction('random', options.random);
+  checkStreamGuardOptions(options);
   if (options.maxStreamRetries !== undefined) deprecatedOption('maxStreamRetries', 'maxRetries');
   if (options.backoff !== undefined)
     deprecatedOption('backoff', 'initialDelayMs, multiplier, maxDelayMs, jitter');

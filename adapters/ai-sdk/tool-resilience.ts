@@ -4,14 +4,16 @@ import { modelText } from '../../src/errors/model-text.js';
 import { defaultTelemetry } from '../../src/observe/tool-telemetry.js';
 import type { TurnTrace } from '../../src/observe/trace.js';
 import { InMemoryBreakerStore } from '../../src/policy/breaker-store.js';
-import type { PolicyRuntime } from '../../src/policy/retry.js';
+import { checkPolicyRuntime, type PolicyRuntime } from '../../src/policy/retry.js';
 import {
   autoRetryOption,
+  checkToolPolicyOptions,
   createToolPolicy,
   type PolicyFallback,
   type ToolPolicyOptions,
   type ToolPolicyOutcome,
 } from '../../src/policy/tool-policy.js';
+import { checkOptionsObject, checkTimeoutMs } from '../../src/policy/validate.js';
 import { isAsyncIterable } from '../../src/util/shape.js';
 import { PolicyFailure } from './tool-failure.js';
 
@@ -76,6 +78,41 @@ function fallbackOf(
   return { name: `${primary}_fallback`, tool: option as Tool };
 }
 
+/** A fallback must be able to answer: a tool with `execute`, or `{ name, tool }` with one (read as `fallbackOf` does). */
+function checkFallback(option: unknown): void {
+  if (option === undefined) return;
+  const named =
+    typeof option === 'object' &&
+    option !== null &&
+    'tool' in option &&
+    typeof (option as { name?: unknown }).name === 'string';
+  const tool = named ? (option as { tool: unknown }).tool : option;
+  if (typeof tool === 'object' && tool !== null && typeof (tool as Tool).execute === 'function') return;
+  const got =
+    typeof option === 'object' && option !== null ? 'an object' : (JSON.stringify(option) ?? String(option));
+  throw new TypeError(
+    `graceful-ai: option 'fallback' must be a tool with an execute function, or { name: string, tool }; got ${got}.`,
+  );
+}
+
+/**
+ * Checks what `createToolPolicy` does not see or sees too late: `runtime` and `fallback`, and `timeoutMs` and
+ * `breaker` before every layer may turn out to be off (`timeoutMs: NaN` must not just mean "no timeout").
+ */
+function checkResilienceShape(options: ToolResilienceOptions): void {
+  checkTimeoutMs('timeoutMs', options.timeoutMs);
+  checkOptionsObject('breaker', options.breaker, true);
+  checkOptionsObject('runtime', options.runtime);
+  if (options.runtime) checkPolicyRuntime(options.runtime, 'runtime.');
+  checkFallback(options.fallback);
+}
+
+/** Checks every resilience option without wrapping anything (for a tool with nothing to wrap, or defaults). */
+export function checkToolResilienceOptions(options: ToolResilienceOptions): void {
+  checkResilienceShape(options);
+  checkToolPolicyOptions({ ...options, ...options.runtime });
+}
+
 /**
  * Builds the stack fallback ▸ circuit breaker ▸ retry ▸ timeout around `invoke` (the one function that calls the
  * original `execute`). Options are validated now (a `RangeError` names the bad one); the breaker is created now
@@ -98,6 +135,7 @@ export function resilientInvoker<C extends ResilientInvocation>(
     onAttemptOptions?: (from: ToolExecutionOptions<unknown>, to: ToolExecutionOptions<unknown>) => void;
   },
 ): ((call: C, onAnsweredBy: (tool: string) => void) => unknown) | undefined {
+  checkResilienceShape(options);
   if (
     autoRetryOption(options) === false &&
     options.breaker === false &&

@@ -2,6 +2,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { RpcError } from '../../src/errors/rpc-error.js';
+import { checkFunction, checkTimeoutMs } from '../../src/policy/validate.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import type { RpcCommand, RpcResponse, RpcState } from './protocol.js';
 
@@ -48,6 +49,7 @@ export class RpcClient {
   #closedReason: string | undefined;
 
   constructor(options: RpcClientOptions) {
+    checkFunction('onLine', options.onLine);
     this.#onLine = options.onLine;
     let input: Readable;
     if ('command' in options) {
@@ -139,6 +141,8 @@ export class RpcClient {
 
   /** Ends the server's input and waits for it to finish (a spawned process is killed if it has not exited after `timeoutMs`, default 2000). */
   async close(timeoutMs = 2000): Promise<void> {
+    // The kill timer: a bad value would kill the server at once (NaN, > 2^31−1) or never.
+    checkTimeoutMs('timeoutMs', timeoutMs);
     this.#output.end();
     const child = this.process;
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;

@@ -1,4 +1,5 @@
 import { errorMarker, hasMarker } from '../errors/graceful-error.js';
+import { checkClock, checkDelayMs, checkFunction } from '../policy/validate.js';
 import { systemClock } from '../util/time.js';
 import { type ErrorFacts, errorFacts } from './error-facts.js';
 import {
@@ -52,9 +53,13 @@ const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: strin
  * timeout/validation error names → `isRetryable` → retryable text →
  * permanent text → `options.unknown` (default `'transient'`). Structured fields are read along the whole cause
  * chain before any text; the text (messages and response bodies) is scanned only in a bounded view
- * (first 16 KiB and last 4 KiB). Never throws for any input; only a throwing `classify` hook propagates.
+ * (first 16 KiB and last 4 KiB). Never throws for any input; only a throwing `classify` hook propagates (and a
+ * bad option: a `RangeError`/`TypeError` naming it).
  */
 export function classifyError(error: unknown, options: ClassifyOptions = {}): Classification {
+  checkDelayMs('shortRetryWindowMs', options.shortRetryWindowMs);
+  checkClock('clock', options.clock);
+  checkFunction('classify', options.classify);
   const facts = errorFacts(error);
   let retryAfter: number | undefined | null = null;
   const retryAfterMs = (): number | undefined => {

@@ -1,3 +1,4 @@
+import { checkClock } from '../policy/validate.js';
 import { type Clock, systemClock } from '../util/time.js';
 import { boundedView, type ErrorFacts, errorFacts, headerValue } from './error-facts.js';
 
@@ -21,6 +22,7 @@ export function parseRetryAfter(
   errorOrHeaders: unknown,
   options: RetryAfterOptions = {},
 ): number | undefined {
+  checkClock('clock', options.clock);
   const clock = options.clock ?? systemClock;
   if (isHeaders(errorOrHeaders)) return retryAfterFromHeaders(errorOrHeaders, clock);
   if (typeof errorOrHeaders === 'string') return retryAfterFromText(boundedView(errorOrHeaders));

@@ -4,7 +4,7 @@ import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.
 import { isThenable } from '../util/shape.js';
 import { type Clock, systemClock } from '../util/time.js';
 import { type BreakerState, type BreakerStore, InMemoryBreakerStore } from './breaker-store.js';
-import { checkCount, checkOptionsObject, checkTimeoutMs } from './validate.js';
+import { checkClock, checkCount, checkOptionsObject, checkTimeoutMs } from './validate.js';
 
 /** Options of a tool's circuit breaker. */
 export interface CircuitBreakerOptions {
@@ -31,6 +31,16 @@ export interface CircuitBreakerOptions {
 
 /** The defaults of {@link CircuitBreakerOptions}: open after 5 failures, for 30 s; close after 2 trial successes. */
 export const defaultBreakerOptions = { failureThreshold: 5, successThreshold: 2, openMs: 30_000 } as const;
+
+/** Throws a `RangeError`/`TypeError` naming the first invalid `breaker.*` option. */
+export function checkBreakerOptions(options: CircuitBreakerOptions): void {
+  checkOptionsObject('breaker', options);
+  checkCount('breaker.failureThreshold', options.failureThreshold, 1);
+  checkCount('breaker.successThreshold', options.successThreshold, 1);
+  checkTimeoutMs('breaker.openMs', options.openMs);
+  checkOptionsObject('breaker.store', options.store);
+  checkClock('breaker.clock', options.clock);
+}
 
 /** How a call that held a permit ended, as the breaker sees it (resilience4j: recorded, or ignored). */
 export type BreakerOutcome = 'success' | 'failure' | 'ignored';
@@ -66,10 +76,7 @@ export class CircuitBreaker {
   readonly #clock: Clock;
 
   constructor(name: string, options: CircuitBreakerOptions = {}) {
-    checkOptionsObject('breaker', options);
-    checkCount('breaker.failureThreshold', options.failureThreshold, 1);
-    checkCount('breaker.successThreshold', options.successThreshold, 1);
-    checkTimeoutMs('breaker.openMs', options.openMs);
+    checkBreakerOptions(options);
     this.name = name;
     this.failureThreshold = options.failureThreshold ?? defaultBreakerOptions.failureThreshold;
     this.successThreshold = options.successThreshold ?? defaultBreakerOptions.successThreshold;

@@ -1,7 +1,7 @@
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { Sleep } from '../util/time.js';
 import { abortableSleep, abortReason } from './sleep.js';
-import { checkTimeoutMs } from './validate.js';
+import { checkFunction, checkTimeoutMs } from './validate.js';
 
 /** Options of {@link withTimeout}. */
 export interface TimeoutOptions {
@@ -40,6 +40,7 @@ export function withTimeout<T>(
 ): Promise<T> {
   const { timeoutMs, signal } = options;
   checkTimeoutMs('timeoutMs', timeoutMs);
+  checkFunction('sleep', options.sleep);
   if (timeoutMs === undefined && signal === undefined) return callNow(fn, new AbortController().signal);
   if (signal?.aborted) return Promise.reject(abortReason(signal));
 

@@ -2,16 +2,18 @@ import { classifyError } from '../classify/classify.js';
 import type { Classification, ClassifyOptions, ClassifyOverrides } from '../classify/types.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
 import { deprecatedOption } from '../util/deprecated.js';
-import { CircuitBreaker, type CircuitBreakerOptions } from './circuit-breaker.js';
+import { CircuitBreaker, type CircuitBreakerOptions, checkBreakerOptions } from './circuit-breaker.js';
 import {
   type AttemptContext,
+  checkPolicyRuntime,
   type PolicyRuntime,
+  type ResolvedRetryOptions,
   type RetryOptions,
   type RetryOutcome,
   resolveRetryOptions,
   retryWithOutcome,
 } from './retry.js';
-import { checkOptionsObject, checkTimeoutMs } from './validate.js';
+import { checkFunction, checkOptionsObject, checkTimeoutMs } from './validate.js';
 
 /** The resilience options of one tool (the vocabulary `gracefulTool` accepts). */
 export interface ToolPolicyOptions extends ClassifyOverrides {
@@ -86,6 +88,24 @@ export interface ToolPolicy {
   ): Promise<ToolPolicyOutcome<T>>;
 }
 
+/**
+ * Checks every option of a tool policy (a `RangeError`/`TypeError` naming the first bad one) without building
+ * anything, and returns the retry settings it resolved.
+ */
+export function checkToolPolicyOptions(options: ToolPolicyOptions & PolicyRuntime): ResolvedRetryOptions {
+  const autoRetry = autoRetryOption(options);
+  const retryOptions = resolveRetryOptions(
+    autoRetry === false ? { maxRetries: 0, maxTotalTimeMs: Number.POSITIVE_INFINITY } : (autoRetry ?? {}),
+    options.autoRetry === undefined && options.retry !== undefined ? 'retry.' : 'autoRetry.',
+  );
+  checkTimeoutMs('timeoutMs', options.timeoutMs);
+  checkOptionsObject('breaker', options.breaker, true);
+  if (options.breaker) checkBreakerOptions(options.breaker);
+  checkPolicyRuntime(options);
+  checkFunction('classify', options.classify);
+  return retryOptions;
+}
+
 /** Decisions after which a fallback may answer; an abort is the caller's and ends the call. */
 const fallbackDecisions = new Set(['permanent', 'exhausted', 'budget', 'retry_after', 'circuit_open']);
 
@@ -94,13 +114,7 @@ const fallbackDecisions = new Set(['permanent', 'exhausted', 'budget', 'retry_af
  * wrap tools once, at module level: the breaker lives in the policy and is shared by every run that uses it.
  */
 export function createToolPolicy(name: string, options: ToolPolicyOptions & PolicyRuntime = {}): ToolPolicy {
-  const autoRetry = autoRetryOption(options);
-  const retryOptions = resolveRetryOptions(
-    autoRetry === false ? { maxRetries: 0, maxTotalTimeMs: Number.POSITIVE_INFINITY } : (autoRetry ?? {}),
-    options.autoRetry === undefined && options.retry !== undefined ? 'retry.' : 'autoRetry.',
-  );
-  checkTimeoutMs('timeoutMs', options.timeoutMs);
-  checkOptionsObject('breaker', options.breaker, true);
+  const retryOptions = checkToolPolicyOptions(options);
   const breaker =
     options.breaker === false
       ? undefined

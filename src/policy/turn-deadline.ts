@@ -3,7 +3,7 @@ import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.
 import type { Sleep } from '../util/time.js';
 import { createSleep } from './sleep.js';
 import { withTimeout } from './timeout.js';
-import { checkTimeoutMs } from './validate.js';
+import { checkFunction, checkOptionsObject, checkTimeoutMs } from './validate.js';
 
 /** Options of `TurnDeadline`: one run's time limit, after which running tools are abandoned and new ones skipped. */
 export interface TurnDeadlineOptions {
@@ -56,7 +56,10 @@ export class TurnDeadline {
   #closed = false;
 
   constructor(options: TurnDeadlineOptions = {}) {
-    checkTimeoutMs('turnTimeoutMs', options.timeoutMs);
+    checkTimeoutMs('timeoutMs', options.timeoutMs);
+    checkFunction('sleep', options.sleep);
+    checkFunction('onExpire', options.onExpire);
+    checkOptionsObject('telemetry', options.telemetry);
     this.timeoutMs = options.timeoutMs ?? defaultTurnTimeoutMs;
     this.#telemetry = options.telemetry ?? defaultTelemetry;
     (options.sleep ?? deadlineSleep)(this.timeoutMs, this.#timer.signal).then(

@@ -8,10 +8,11 @@
 /** The longest delay a timer can take: Node (and browsers) fire anything longer after ~1 ms. */
 export const maxTimerMs = 2 ** 31 - 1;
 
-function fail(option: string, rule: string, value: unknown): never {
+function fail(option: string, rule: string, value: unknown, numeric = true): never {
   const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
   const message = `graceful-ai: option '${option}' must be ${rule}; got ${shown}.`;
-  throw typeof value === 'number' ? new RangeError(message) : new TypeError(message);
+  // A number is out of range only where a number is expected; `breaker: 5` is of the wrong type.
+  throw numeric && typeof value === 'number' ? new RangeError(message) : new TypeError(message);
 }
 
 function check(option: string, value: unknown, valid: (n: number) => boolean, rule: string): void {
@@ -51,18 +52,26 @@ export const checkSize = (option: string, value: unknown, min = 1): void =>
 
 /** A boolean switch. */
 export function checkBoolean(option: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'boolean') fail(option, 'true or false', value);
+  if (value !== undefined && typeof value !== 'boolean') fail(option, 'true or false', value, false);
 }
 
 /** An options object, or `false` where `allowFalse` (the layer is off). */
 export function checkOptionsObject(option: string, value: unknown, allowFalse = false): void {
   if (value === undefined || (allowFalse && value === false)) return;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail(option, allowFalse ? 'an options object or false' : 'an options object', value);
+    fail(option, allowFalse ? 'an options object or false' : 'an options object', value, false);
   }
 }
 
 /** A function (a hook or an injected clock, sleep or random). */
 export function checkFunction(option: string, value: unknown): void {
-  if (value !== undefined && typeof value !== 'function') fail(option, 'a function', value);
+  if (value !== undefined && typeof value !== 'function') fail(option, 'a function', value, false);
+}
+
+/** An injected clock: an object with a `now()` method. */
+export function checkClock(option: string, value: unknown): void {
+  if (value === undefined) return;
+  if (typeof value !== 'object' || value === null || typeof (value as { now?: unknown }).now !== 'function') {
+    fail(option, 'an object with a now() method', value, false);
+  }
 }

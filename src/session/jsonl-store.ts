@@ -14,6 +14,7 @@ import {
   SessionStoreClosedError,
 } from '../errors/session-errors.js';
 import { defaultLogger, type Logger } from '../observe/logger.js';
+import { checkFunction, checkOptionsObject } from '../policy/validate.js';
 import type { SessionEntry } from './entries.js';
 import type { SessionMessage } from './message.js';
 import type { SessionStore } from './store.js';
@@ -45,6 +46,9 @@ export class JsonlSessionStore<M extends SessionMessage = SessionMessage> implem
     readonly path: string,
     options: JsonlSessionStoreOptions = {},
   ) {
+    checkOptionsObject('JsonlSessionStore options', options);
+    checkOptionsObject('logger', options.logger);
+    checkFunction('isProcessAlive', options.isProcessAlive);
     const logger = options.logger ?? defaultLogger;
     this.#lockPath = `${path}.lock`;
     acquireLock(path, this.#lockPath, options.isProcessAlive ?? isProcessAlive);

@@ -4,6 +4,7 @@ import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { SessionBusyError } from '../errors/session-errors.js';
 import { Emitter } from '../observe/emitter.js';
 import { defaultLogger, type Logger } from '../observe/logger.js';
+import { checkBoolean, checkClock, checkFunction, checkOptionsObject } from '../policy/validate.js';
 import { type Clock, type Sleep, systemClock } from '../util/time.js';
 import { type CompactStrategy, trimContext } from './compaction.js';
 import { contextFromEntries, type SessionEntry } from './entries.js';
@@ -89,6 +90,12 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
   constructor(options: SessionCoreOptions<M>) {
     this.#options = options;
     this.settings = resolveSessionSettings(options.settings);
+    checkOptionsObject('classify', options.classify);
+    checkFunction('classify.classify', options.classify?.classify);
+    checkFunction('compact', options.compact);
+    checkFunction('onUsageLimit', options.onUsageLimit);
+    checkClock('clock', options.clock);
+    checkFunction('sleep', options.sleep);
     this.store = options.store ?? new InMemorySessionStore<M>();
     this.#context = contextFromEntries(this.store.entries);
     this.#clock = options.clock ?? systemClock;
@@ -128,6 +135,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
   }
 
   setAutoRetryEnabled(enabled: boolean): void {
+    checkBoolean('enabled', enabled);
     this.settings.retry.enabled = enabled;
   }
 

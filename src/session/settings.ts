@@ -75,6 +75,13 @@ export function resolveSessionSettings(input: SessionSettingsInput = {}): Sessio
   return { retry: liveRetrySettings(given) };
 }
 
+/** A change of a live setting: checked like the option, and never unset (`undefined` would mean "no bound"). */
+function changed<T>(option: string, value: T, check: (option: string, value: unknown) => void): T {
+  if (value === undefined) throw new TypeError(`graceful-ai: option '${option}' cannot be set to undefined.`);
+  check(option, value);
+  return value;
+}
+
 /**
  * The resolved retry settings: a plain object the session re-reads at every decision, so changes apply to a
  * running chain. The 0.1 names stay live: `baseDelayMs` reads and writes `initialDelayMs`, and while
@@ -85,27 +92,46 @@ function liveRetrySettings(given: Partial<RetrySettings>): RetrySettings {
   let initialDelayMs = given.initialDelayMs ?? given.baseDelayMs ?? d.initialDelayMs;
   let maxRetryAfterMs = given.maxRetryAfterMs;
   const followsMaxDelay = given.maxRetryAfterMs === undefined && given.maxDelayMs !== undefined;
+  // A change at run time is checked as it is made, like the options (`maxRetries = NaN` would never stop).
+  let enabled = given.enabled ?? d.enabled;
+  let maxRetries = given.maxRetries ?? d.maxRetries;
+  let maxDelayMs = given.maxDelayMs ?? d.maxDelayMs;
   return {
-    enabled: given.enabled ?? d.enabled,
-    maxRetries: given.maxRetries ?? d.maxRetries,
-    maxDelayMs: given.maxDelayMs ?? d.maxDelayMs,
+    get enabled() {
+      return enabled;
+    },
+    set enabled(value: boolean) {
+      enabled = changed('settings.retry.enabled', value, checkBoolean);
+    },
+    get maxRetries() {
+      return maxRetries;
+    },
+    set maxRetries(value: number) {
+      maxRetries = changed('settings.retry.maxRetries', value, checkCount);
+    },
+    get maxDelayMs() {
+      return maxDelayMs;
+    },
+    set maxDelayMs(value: number) {
+      maxDelayMs = changed('settings.retry.maxDelayMs', value, checkDelayMs);
+    },
     get initialDelayMs() {
       return initialDelayMs;
     },
     set initialDelayMs(value: number) {
-      initialDelayMs = value;
+      initialDelayMs = changed('settings.retry.initialDelayMs', value, checkDelayMs);
     },
     get baseDelayMs() {
       return initialDelayMs;
     },
     set baseDelayMs(value: number) {
-      initialDelayMs = value;
+      initialDelayMs = changed('settings.retry.baseDelayMs', value, checkDelayMs);
     },
     get maxRetryAfterMs() {
       return maxRetryAfterMs ?? (followsMaxDelay ? this.maxDelayMs : d.maxRetryAfterMs);
     },
     set maxRetryAfterMs(value: number) {
-      maxRetryAfterMs = value;
+      maxRetryAfterMs = changed('settings.retry.maxRetryAfterMs', value, checkDelayMs);
     },
   };
 }
