@@ -1,11 +1,11 @@
 /**
  * Option rules of the fault kit: one rule per kind of numeric field, built on the library's shared checks
- * (`src/policy/validate.ts`). A number outside its rule is a `RangeError`, a value of the wrong type a
+ * (`src/util/validate.ts`). A number outside its rule is a `RangeError`, a value of the wrong type a
  * `TypeError`; the message names where the option was given (a builder such as `streamFault.cut`, or a script
  * step such as `mock script step 2 (text)`) and the field, e.g.
  * `streamFault.cut: option 'afterChars' must be an integer ≥ 0; got -1.`
  */
-import { checkCount, checkDelayMs, checkOptionsObject, checkSize } from '../src/policy/validate.js';
+import { checkCount, checkDelayMs, checkOptionsObject, checkSize } from '../src/util/validate.js';
 
 /** A check shaped like the shared ones: it throws for a bad value; `undefined` passes unless the rule needs it. */
 export type Check = (option: string, value: unknown) => void;

@@ -1,7 +1,6 @@
 import { isStepCount, type LanguageModel, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
 import type { ClassifyOverrides } from '../../src/classify/types.js';
 import type { Logger } from '../../src/observe/logger.js';
-import { checkFunction, checkOptionsObject } from '../../src/policy/validate.js';
 import type { CompactStrategy } from '../../src/session/compaction.js';
 import type { SessionListener } from '../../src/session/events.js';
 import { JsonlSessionStore, type JsonlSessionStoreOptions } from '../../src/session/jsonl-store.js';
@@ -9,6 +8,7 @@ import { type AttemptContext, SessionCore } from '../../src/session/session-core
 import type { SessionSettings, SessionSettingsInput } from '../../src/session/settings.js';
 import type { SessionStore } from '../../src/session/store.js';
 import type { Clock, Sleep } from '../../src/util/time.js';
+import { checkFunction, checkOptionsObject } from '../../src/util/validate.js';
 import { isResetPart } from './reset-part.js';
 // The one-line choice of the streaming call: the stream guard's drop-in (swap for `from 'ai'` to go without it).
 import { type GracefulStreamTextOptions, streamText } from './stream-text.js';

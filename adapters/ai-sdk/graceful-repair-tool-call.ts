@@ -3,7 +3,7 @@ import { attachModelText } from '../../src/errors/format-for-model.js';
 import { modelText } from '../../src/errors/model-text.js';
 import type { RedactOption } from '../../src/errors/redact.js';
 import { defaultLogger, type Logger } from '../../src/observe/logger.js';
-import { checkCount, checkFunction, checkOptionsObject, checkSize } from '../../src/policy/validate.js';
+import { checkCount, checkFunction, checkOptionsObject, checkSize } from '../../src/util/validate.js';
 import { defaultToolRetries, toolRetries } from './graceful-tool.js';
 import { failuresInARow, judgeToolFailure } from './tool-failure.js';
 

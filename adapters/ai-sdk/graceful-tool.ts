@@ -9,9 +9,9 @@ import {
 import { attachModelText, issuesText } from '../../src/errors/format-for-model.js';
 import type { RedactOption } from '../../src/errors/redact.js';
 import { defaultLogger, type Logger } from '../../src/observe/logger.js';
-import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../src/policy/validate.js';
 import { safeJson } from '../../src/util/guarded.js';
 import { isAsyncIterable, isThenable } from '../../src/util/shape.js';
+import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../src/util/validate.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
 import { failuresInARow, judgeToolFailure, PolicyFailure } from './tool-failure.js';

@@ -9,8 +9,8 @@ import {
   wrapLanguageModel,
 } from 'ai';
 import { defaultTurnTimeoutMs, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
-import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/policy/validate.js';
 import { deprecatedOption } from '../../src/util/deprecated.js';
+import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
 import { type GracefulRepairOptions, gracefulRepairToolCall } from './graceful-repair-tool-call.js';
 import { type GracefulToolOptions, gracefulTools } from './graceful-tool.js';
 import { checkStreamGuardOptions, type StreamGuardOptions, streamGuard } from './stream-guard.js';

@@ -9,6 +9,9 @@ import type { EventOf, EventSink } from '../../src/observe/emitter.js';
 import { defaultLogger } from '../../src/observe/logger.js';
 import { type BackoffOptions, validateBackoff } from '../../src/policy/backoff.js';
 import { abortableSleep } from '../../src/policy/sleep.js';
+import type { AttemptRecord } from '../../src/stream/attempt-record.js';
+import { deprecatedOption } from '../../src/util/deprecated.js';
+import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../../src/util/time.js';
 import {
   checkBoolean,
   checkClock,
@@ -17,10 +20,7 @@ import {
   checkFunction,
   checkOptionsObject,
   checkTimeoutMs,
-} from '../../src/policy/validate.js';
-import type { AttemptRecord } from '../../src/stream/attempt-record.js';
-import { deprecatedOption } from '../../src/util/deprecated.js';
-import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../../src/util/time.js';
+} from '../../src/util/validate.js';
 import { GuardedCall } from './guarded-call.js';
 
 /**

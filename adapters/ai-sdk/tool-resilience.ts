@@ -13,8 +13,8 @@ import {
   type ToolPolicyOptions,
   type ToolPolicyOutcome,
 } from '../../src/policy/tool-policy.js';
-import { checkOptionsObject, checkTimeoutMs } from '../../src/policy/validate.js';
 import { isAsyncIterable } from '../../src/util/shape.js';
+import { checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
 import { PolicyFailure } from './tool-failure.js';
 
 /** A fallback tool: a tool object (named `<tool>_fallback` in events), or a tool with the name the model sees. */

@@ -4,8 +4,8 @@ import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
 import { defaultLogger } from '../../src/observe/logger.js';
 import type { ToolTelemetry } from '../../src/observe/tool-telemetry.js';
 import { TurnDeadline, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
-import { checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/policy/validate.js';
 import type { Sleep } from '../../src/util/time.js';
+import { checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
 import { judgeToolFailure } from './tool-failure.js';
 
 /** Run-level deadline settings (`turnTimeoutMs` on the drop-ins and on `withTurnDeadline`). */

@@ -2,8 +2,8 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { RpcError } from '../../src/errors/rpc-error.js';
-import { checkFunction, checkTimeoutMs } from '../../src/policy/validate.js';
 import type { SessionEvent } from '../../src/session/events.js';
+import { checkFunction, checkTimeoutMs } from '../../src/util/validate.js';
 import type { RpcCommand, RpcResponse, RpcState } from './protocol.js';
 
 /** Spawn an RPC server process (its stdin/stdout carry the protocol; stderr is kept for error messages). */

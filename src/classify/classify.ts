@@ -1,6 +1,6 @@
 import { errorMarker, hasMarker } from '../errors/graceful-error.js';
-import { checkClock, checkDelayMs, checkFunction } from '../policy/validate.js';
 import { systemClock } from '../util/time.js';
+import { checkClock, checkDelayMs, checkFunction } from '../util/validate.js';
 import { type ErrorFacts, errorFacts } from './error-facts.js';
 import {
   defaultPatterns,

@@ -1,5 +1,5 @@
-import { checkClock } from '../policy/validate.js';
 import { type Clock, systemClock } from '../util/time.js';
+import { checkClock } from '../util/validate.js';
 import { boundedView, type ErrorFacts, errorFacts, headerValue } from './error-facts.js';
 
 /** Options of {@link parseRetryAfter}. */

@@ -1,5 +1,5 @@
-import { checkSize } from '../policy/validate.js';
 import { read, safeJson } from '../util/guarded.js';
+import { checkSize } from '../util/validate.js';
 import { ModelRetry } from './model-retry.js';
 import { modelText, type ToolErrorGuidance } from './model-text.js';
 import { type RedactOption, redactSecrets } from './redact.js';

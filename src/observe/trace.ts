@@ -1,7 +1,7 @@
 import type { Classification } from '../classify/types.js';
 import { errorText } from '../errors/error-text.js';
-import { checkClock, checkSize } from '../policy/validate.js';
 import { type Clock, systemClock } from '../util/time.js';
+import { checkClock, checkSize } from '../util/validate.js';
 import type { CircuitState } from './tool-events.js';
 
 /** One decision of the resilience layer, JSON-serialisable. */

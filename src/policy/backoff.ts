@@ -1,5 +1,5 @@
 import type { Random } from '../util/time.js';
-import { checkDelayMs, checkJitter, checkMultiplier } from './validate.js';
+import { checkDelayMs, checkJitter, checkMultiplier } from '../util/validate.js';
 
 /** How the delay before each retry grows. Every layer uses these names (see docs/README.md, knobs at a glance). */
 export interface BackoffOptions {

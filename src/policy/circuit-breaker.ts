@@ -3,8 +3,8 @@ import type { CircuitState } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
 import { isThenable } from '../util/shape.js';
 import { type Clock, systemClock } from '../util/time.js';
+import { checkClock, checkCount, checkOptionsObject, checkTimeoutMs } from '../util/validate.js';
 import { type BreakerState, type BreakerStore, InMemoryBreakerStore } from './breaker-store.js';
-import { checkClock, checkCount, checkOptionsObject, checkTimeoutMs } from './validate.js';
 
 /** Options of a tool's circuit breaker. */
 export interface CircuitBreakerOptions {

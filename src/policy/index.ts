@@ -5,6 +5,7 @@
  */
 
 export type { Clock, Random, Sleep } from '../util/time.js';
+export { maxTimerMs } from '../util/validate.js';
 export { type BackoffOptions, backoffDelay } from './backoff.js';
 export { type BreakerState, type BreakerStore, InMemoryBreakerStore } from './breaker-store.js';
 export {
@@ -52,4 +53,3 @@ export {
   type TurnDeadlineOptions,
   type TurnDeadlineReport,
 } from './turn-deadline.js';
-export { maxTimerMs } from './validate.js';

@@ -7,11 +7,6 @@ import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.
 import { deprecatedOption } from '../util/deprecated.js';
 import { isThenable } from '../util/shape.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../util/time.js';
-import { validateBackoff } from './backoff.js';
-import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
-import { decideRetry } from './retry-decision.js';
-import { abortableSleep } from './sleep.js';
-import { withTimeout } from './timeout.js';
 import {
   checkBudgetMs,
   checkClock,
@@ -20,7 +15,12 @@ import {
   checkFunction,
   checkOptionsObject,
   checkTimeoutMs,
-} from './validate.js';
+} from '../util/validate.js';
+import { validateBackoff } from './backoff.js';
+import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
+import { decideRetry } from './retry-decision.js';
+import { abortableSleep } from './sleep.js';
+import { withTimeout } from './timeout.js';
 
 /** Automatic retry settings (`autoRetry` of a tool; `retry()`'s policy). Every field is optional. */
 export interface RetryOptions {

@@ -1,7 +1,7 @@
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { Sleep } from '../util/time.js';
+import { checkFunction, checkTimeoutMs } from '../util/validate.js';
 import { abortableSleep, abortReason } from './sleep.js';
-import { checkFunction, checkTimeoutMs } from './validate.js';
 
 /** Options of {@link withTimeout}. */
 export interface TimeoutOptions {

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { InvalidToolPlanError } from '../errors/invalid-tool-plan-error.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
-import { checkCount } from './validate.js';
+import { checkCount } from '../util/validate.js';
 
 /** A plain async function, or an AI SDK-style tool object with `execute` (duck-typed). */
 export type PlanTool =

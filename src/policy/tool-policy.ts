@@ -2,6 +2,7 @@ import { classifyError } from '../classify/classify.js';
 import type { Classification, ClassifyOptions, ClassifyOverrides } from '../classify/types.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
 import { deprecatedOption } from '../util/deprecated.js';
+import { checkFunction, checkOptionsObject, checkTimeoutMs } from '../util/validate.js';
 import { CircuitBreaker, type CircuitBreakerOptions, checkBreakerOptions } from './circuit-breaker.js';
 import {
   type AttemptContext,
@@ -13,7 +14,6 @@ import {
   resolveRetryOptions,
   retryWithOutcome,
 } from './retry.js';
-import { checkFunction, checkOptionsObject, checkTimeoutMs } from './validate.js';
 
 /** The resilience options of one tool (the vocabulary `gracefulTool` accepts). */
 export interface ToolPolicyOptions extends ClassifyOverrides {

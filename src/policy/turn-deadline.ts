@@ -1,9 +1,9 @@
 import { TurnDeadlineError } from '../errors/turn-deadline-error.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
 import type { Sleep } from '../util/time.js';
+import { checkFunction, checkOptionsObject, checkTimeoutMs } from '../util/validate.js';
 import { createSleep } from './sleep.js';
 import { withTimeout } from './timeout.js';
-import { checkFunction, checkOptionsObject, checkTimeoutMs } from './validate.js';
 
 /** Options of `TurnDeadline`: one run's time limit, after which running tools are abandoned and new ones skipped. */
 export interface TurnDeadlineOptions {

@@ -14,7 +14,7 @@ import {
   SessionStoreClosedError,
 } from '../errors/session-errors.js';
 import { defaultLogger, type Logger } from '../observe/logger.js';
-import { checkFunction, checkOptionsObject } from '../policy/validate.js';
+import { checkFunction, checkOptionsObject } from '../util/validate.js';
 import type { SessionEntry } from './entries.js';
 import type { SessionMessage } from './message.js';
 import type { SessionStore } from './store.js';

@@ -1,5 +1,5 @@
-import { checkBoolean, checkCount, checkDelayMs, checkOptionsObject } from '../policy/validate.js';
 import { deprecatedOption } from '../util/deprecated.js';
+import { checkBoolean, checkCount, checkDelayMs, checkOptionsObject } from '../util/validate.js';
 
 /** How a session retries a turn that failed with a transient API error. */
 export interface RetrySettings {

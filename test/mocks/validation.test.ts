@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fault, openaiHandlers, reply, type Step, startMockOpenAI, streamFault } from '../../mocks/index.js';
-import { maxTimerMs } from '../../src/policy/validate.js';
+import { maxTimerMs } from '../../src/util/validate.js';
 
 /** The kinds of numeric field, the rule each message states, values it must refuse and values it must take. */
 const KINDS = {

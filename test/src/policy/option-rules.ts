@@ -1,10 +1,10 @@
 /**
- * The option rules of `src/policy/validate.ts` as test tables, shared by the core and adapter validation tests:
+ * The option rules of `src/util/validate.ts` as test tables, shared by the core and adapter validation tests:
  * each kind of option, the rule its message states, values it must refuse and values it must take, and a runner
  * that checks a whole family of options (one public function or class) against them.
  */
 import { expect } from 'vitest';
-import { maxTimerMs } from '../../../src/policy/validate.js';
+import { maxTimerMs } from '../../../src/util/validate.js';
 
 /** 30 days in ms: far beyond a timer's 2^31−1 ms (~24.8 days), which Node would fire after ~1 ms. */
 export const thirtyDaysMs = 30 * 24 * 3600 * 1000;

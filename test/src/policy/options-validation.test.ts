@@ -17,8 +17,8 @@ import { withTimeout } from '../../../src/policy/timeout.js';
 import { runToolPlan } from '../../../src/policy/tool-plan.js';
 import { createToolPolicy } from '../../../src/policy/tool-policy.js';
 import { TurnDeadline } from '../../../src/policy/turn-deadline.js';
-import { maxTimerMs } from '../../../src/policy/validate.js';
 import { resolveSessionSettings } from '../../../src/session/settings.js';
+import { maxTimerMs } from '../../../src/util/validate.js';
 import {
   breakerFields,
   cases,
