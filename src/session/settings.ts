@@ -82,56 +82,48 @@ function changed<T>(option: string, value: T, check: (option: string, value: unk
   return value;
 }
 
+type Check = (option: string, value: unknown) => void;
+
 /**
  * The resolved retry settings: a plain object the session re-reads at every decision, so changes apply to a
- * running chain. The 0.1 names stay live: `baseDelayMs` reads and writes `initialDelayMs`, and while
- * `maxRetryAfterMs` was never set, it follows `maxDelayMs` if that was given (0.1's single bound).
+ * running chain, checked as they are made like the options (`maxRetries = NaN` would never stop). The 0.1 names
+ * stay live: `baseDelayMs` reads and writes `initialDelayMs`, and while `maxRetryAfterMs` was never set, it follows
+ * `maxDelayMs` if that was given (0.1's single bound).
  */
 function liveRetrySettings(given: Partial<RetrySettings>): RetrySettings {
   const d = defaultRetrySettings;
-  let initialDelayMs = given.initialDelayMs ?? given.baseDelayMs ?? d.initialDelayMs;
-  let maxRetryAfterMs = given.maxRetryAfterMs;
-  const followsMaxDelay = given.maxRetryAfterMs === undefined && given.maxDelayMs !== undefined;
-  // A change at run time is checked as it is made, like the options (`maxRetries = NaN` would never stop).
-  let enabled = given.enabled ?? d.enabled;
-  let maxRetries = given.maxRetries ?? d.maxRetries;
-  let maxDelayMs = given.maxDelayMs ?? d.maxDelayMs;
-  return {
-    get enabled() {
-      return enabled;
-    },
-    set enabled(value: boolean) {
-      enabled = changed('settings.retry.enabled', value, checkBoolean);
-    },
-    get maxRetries() {
-      return maxRetries;
-    },
-    set maxRetries(value: number) {
-      maxRetries = changed('settings.retry.maxRetries', value, checkCount);
-    },
-    get maxDelayMs() {
-      return maxDelayMs;
-    },
-    set maxDelayMs(value: number) {
-      maxDelayMs = changed('settings.retry.maxDelayMs', value, checkDelayMs);
-    },
-    get initialDelayMs() {
-      return initialDelayMs;
-    },
-    set initialDelayMs(value: number) {
-      initialDelayMs = changed('settings.retry.initialDelayMs', value, checkDelayMs);
-    },
-    get baseDelayMs() {
-      return initialDelayMs;
-    },
-    set baseDelayMs(value: number) {
-      initialDelayMs = changed('settings.retry.baseDelayMs', value, checkDelayMs);
-    },
-    get maxRetryAfterMs() {
-      return maxRetryAfterMs ?? (followsMaxDelay ? this.maxDelayMs : d.maxRetryAfterMs);
-    },
-    set maxRetryAfterMs(value: number) {
-      maxRetryAfterMs = changed('settings.retry.maxRetryAfterMs', value, checkDelayMs);
-    },
+  const values = {
+    enabled: given.enabled ?? d.enabled,
+    maxRetries: given.maxRetries ?? d.maxRetries,
+    initialDelayMs: given.initialDelayMs ?? given.baseDelayMs ?? d.initialDelayMs,
+    maxDelayMs: given.maxDelayMs ?? d.maxDelayMs,
+    maxRetryAfterMs: given.maxRetryAfterMs,
   };
+  const followsMaxDelay = given.maxRetryAfterMs === undefined && given.maxDelayMs !== undefined;
+  const settings = {} as RetrySettings;
+  const live = (
+    name: keyof RetrySettings,
+    field: keyof typeof values,
+    check: Check,
+    read = () => values[field],
+  ) =>
+    Object.defineProperty(settings, name, {
+      enumerable: true,
+      get: read,
+      set: (value: unknown) => {
+        (values as Record<string, unknown>)[field] = changed(`settings.retry.${name}`, value, check);
+      },
+    });
+  live('enabled', 'enabled', checkBoolean);
+  live('maxRetries', 'maxRetries', checkCount);
+  live('initialDelayMs', 'initialDelayMs', checkDelayMs);
+  live('baseDelayMs', 'initialDelayMs', checkDelayMs);
+  live('maxDelayMs', 'maxDelayMs', checkDelayMs);
+  live(
+    'maxRetryAfterMs',
+    'maxRetryAfterMs',
+    checkDelayMs,
+    () => values.maxRetryAfterMs ?? (followsMaxDelay ? values.maxDelayMs : d.maxRetryAfterMs),
+  );
+  return settings;
 }

@@ -3,7 +3,7 @@
  * each kind of option, the rule its message states, values it must refuse and values it must take, and a runner
  * that checks a whole family of options (one public function or class) against them.
  */
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { maxTimerMs } from '../../../src/util/validate.js';
 
 /** 30 days in ms: far beyond a timer's 2^31−1 ms (~24.8 days), which Node would fire after ~1 ms. */
@@ -203,4 +203,32 @@ export async function expectAccepted(family: Family, f: Field, value: unknown): 
   const outcome = await callWith(family, f.path, value);
   if ('error' in outcome) throw outcome.error;
   await family.dispose?.(outcome.result);
+}
+
+/**
+ * The shared table test: every rejected value of every field is refused with the right error and message, every
+ * accepted boundary passes, and the table covers `fieldCount` fields in every family. Returns the cases for more
+ * tests in the caller's own describe blocks.
+ */
+export function describeOptionFamilies(
+  title: string,
+  families: Family[],
+  fieldCount: number,
+  minRejectedPerField: number,
+) {
+  const table = cases(families);
+  describe(title, () => {
+    it.each(table.rejected)('$label = $value is refused', ({ family, value, ...f }) =>
+      expectRefused(family, f, value),
+    );
+    it.each(table.accepted)('$label = $value is accepted', ({ family, value, ...f }) =>
+      expectAccepted(family, f, value),
+    );
+    it('covers every family and every field', () => {
+      expect(new Set(table.all.map((c) => c.family.where)).size).toBe(families.length);
+      expect(table.all.length).toBe(fieldCount);
+      expect(table.rejected.length).toBeGreaterThan(table.all.length * minRejectedPerField);
+    });
+  });
+  return table;
 }
