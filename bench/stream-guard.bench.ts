@@ -47,6 +47,38 @@ async function consumeText(stream: AsyncIterable<string>): Promise<number> {
   return chars;
 }
 
+/**
+ * Times `b` against `a` alternately and judges the median of per-round ratios: each round runs both back to back,
+ * so load from other processes hits both alike; p25/p75 say how noisy the machine was.
+ */
+async function judgedRatio(
+  name: string,
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+  target: number,
+  what: string,
+): Promise<BenchResultOf> {
+  const { medianA, medianB, ratio, roundRatios } = await compareAlternating(a, b, { rounds: 60, warmup: 10 });
+  const roundRatio = median(roundRatios);
+  return {
+    name,
+    metrics: {
+      plainMs: round(medianA),
+      guardedMs: round(medianB),
+      ratio: round(roundRatio),
+      ratioP25: round(quantile(roundRatios, 0.25)),
+      ratioP75: round(quantile(roundRatios, 0.75)),
+      ratioOfMedians: round(ratio),
+      rounds: roundRatios.length,
+    },
+    target: `ratio <= ${target}`,
+    met: roundRatio <= target,
+    notes: `${what}; ratio = median of per-round ratios (rounds alternate A,B / B,A after 10 warmup rounds)`,
+  };
+}
+
+type BenchResultOf = Awaited<ReturnType<Bench['run']>>;
+
 /** mulberry32: a seeded PRNG so every chaos run plays the same faults. */
 function seeded(seed: number): () => number {
   let a = seed;
@@ -138,30 +170,26 @@ export const benches: Bench[] = [
     async run() {
       const plain = deltaModel();
       const guarded = wrapLanguageModel({ model: deltaModel(), middleware: streamGuard() });
-      const { medianA, medianB, ratio, roundRatios } = await compareAlternating(
+      return judgedRatio(
+        'stream guard overhead (10,000 deltas)',
         () => consumeText(sdkStreamText({ model: plain, prompt: 'x', maxRetries: 0 }).textStream),
         () => consumeText(sdkStreamText({ model: guarded, prompt: 'x', maxRetries: 0 }).textStream),
-        { rounds: 60, warmup: 10 },
+        1.05,
+        'ai streamText on the model vs on the model wrapped with streamGuard()',
       );
-      // Judged on the median of per-round ratios: each round runs both back to back, so load from other
-      // processes hits both alike; p25/p75 say how noisy the machine was.
-      const roundRatio = median(roundRatios);
-      return {
-        name: 'stream guard overhead (10,000 deltas)',
-        metrics: {
-          plainMs: round(medianA),
-          guardedMs: round(medianB),
-          ratio: round(roundRatio),
-          ratioP25: round(quantile(roundRatios, 0.25)),
-          ratioP75: round(quantile(roundRatios, 0.75)),
-          ratioOfMedians: round(ratio),
-          rounds: roundRatios.length,
-        },
-        target: 'ratio <= 1.05',
-        met: roundRatio <= 1.05,
-        notes:
-          'ratio = median of per-round guarded/plain ratios (rounds alternate A,B / B,A after 10 warmup rounds)',
-      };
+    },
+  },
+  {
+    name: 'drop-in streamText vs ai streamText (10,000 deltas, success path)',
+    async run() {
+      const model = deltaModel();
+      return judgedRatio(
+        'drop-in streamText vs ai streamText (10,000 deltas, success path)',
+        () => consumeText(sdkStreamText({ model, prompt: 'x' }).textStream),
+        () => consumeText(streamText({ model, prompt: 'x' }).textStream),
+        1.03,
+        "the same call through 'ai' and through 'graceful-ai' (guard, turn deadline, result proxy)",
+      );
     },
   },
   {

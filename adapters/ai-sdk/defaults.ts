@@ -13,7 +13,12 @@ import { defaultStreamGuardOptions } from './stream-guard.js';
  */
 export const defaults = Object.freeze({
   /** `gracefulTool` / `gracefulTools`: the model-visible layer. */
-  tool: Object.freeze({ retries: defaultToolRetries, graceful: true, maxErrorChars: defaultMaxErrorChars }),
+  tool: Object.freeze({
+    retries: defaultToolRetries,
+    graceful: true,
+    idempotent: false,
+    maxErrorChars: defaultMaxErrorChars,
+  }),
   /** `autoRetry` of a tool: silent retries of transient errors before the model sees anything. */
   autoRetry: defaultRetryOptions,
   /** `breaker` of a tool. */

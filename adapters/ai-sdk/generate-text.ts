@@ -31,7 +31,7 @@ export async function generateText<
 >(
   options: GracefulGenerateTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT>,
 ): Promise<GenerateTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT>> {
-  const { options: sdkOptions, turn } = guardCallOptions(options);
+  const { options: sdkOptions, turn } = guardCallOptions(options, 'generateText');
   try {
     return await sdkGenerateText<TOOLS, RUNTIME_CONTEXT, OUTPUT>(sdkOptions);
   } finally {

@@ -14,6 +14,7 @@ import { isAsyncIterable, isThenable } from '../../src/util/shape.js';
 import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../src/util/validate.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
+import { boundExecute, copyTool, type LooseExecute } from './tool-copy.js';
 import { failuresInARow, judgeToolFailure, PolicyFailure } from './tool-failure.js';
 import {
   annotateAnsweredBy,
@@ -24,7 +25,8 @@ import {
 
 /**
  * Options of `gracefulTool` / defaults of `gracefulTools`: the model-visible layer's, plus the resilience
- * layers' (`autoRetry`, `timeoutMs`, `breaker`, `classify`, `treatAsPermanent`, `treatAsTransient`, `fallback`).
+ * layers' (`autoRetry`, `idempotent`, `timeoutMs`, `breaker`, `classify`, `treatAsPermanent`, `treatAsTransient`,
+ * `fallback`).
  */
 export interface GracefulToolOptions extends ToolResilienceOptions {
   /**
@@ -37,11 +39,23 @@ export interface GracefulToolOptions extends ToolResilienceOptions {
   retries?: number;
   /**
    * `true`: errors reach the model as text it can act on. `false`: the tool's original error object fails the
-   * whole `generateText`/`streamText`/agent call and the model never sees it. A thrown `ModelRetry` always reaches
-   * the model.
+   * whole `generateText`/`streamText`/agent call and the model never sees it (also when that failure opened the
+   * circuit breaker). A thrown `ModelRetry` always reaches the model.
    * @default true
    */
   graceful?: boolean;
+  /**
+   * Whether running the tool again is safe after any failure: it reads, or writes the same thing however often it
+   * runs (an upsert by key, a request with an idempotency key). Only such a tool is re-run by `autoRetry` after
+   * any transient error. A tool that is not (the default) is re-run automatically only when the error proves the
+   * call never took effect (a refused connection, an unresolved host, HTTP 429 or 503, a dependency's open circuit:
+   * see `provesNotExecuted`); any other failure goes to the model at once, which may call the tool again itself
+   * within `retries`. Without this option, MCP's tool annotations `readOnlyHint: true` or `idempotentHint: true`
+   * (on `tool.metadata.annotations`, where `@ai-sdk/mcp` puts them, or `tool.annotations`) make a tool idempotent;
+   * `false` given here wins over them.
+   * @default false
+   */
+  idempotent?: boolean;
   /**
    * Upper bound of the model-visible error text in characters (an integer ≥ 64).
    * @default 2000
@@ -79,8 +93,6 @@ export interface ToolInvocation {
   toolName: string | undefined;
 }
 
-type LooseExecute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown;
-
 /** The fields of a tool the wrapper touches; everything else is copied as is. */
 interface LooseTool {
   execute?: LooseExecute;
@@ -101,6 +113,7 @@ function validateToolOptions(options: GracefulToolOptions): void {
   checkOptionsObject('gracefulTool options', options);
   checkCount('retries', options.retries);
   checkBoolean('graceful', options.graceful);
+  checkBoolean('idempotent', options.idempotent);
   checkSize('maxErrorChars', options.maxErrorChars, 64);
   if (options.name !== undefined && typeof options.name !== 'string') {
     throw new TypeError(`graceful-ai: option 'name' must be a string; got ${typeof options.name}.`);
@@ -173,9 +186,10 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
   const prior = wrappedInfo(tool);
   if (prior) return gracefulTool(prior.original as TOOL, { ...prior.options, ...options });
   const original = tool as unknown as LooseTool;
-  const originalExecute = original.execute;
+  // Called with the tool as `this`, as the SDK would: class-based tools keep their fields.
+  const originalExecute = boundExecute(original);
   validateToolOptions(options);
-  if (typeof originalExecute !== 'function') {
+  if (originalExecute === undefined) {
     // Nothing to wrap, but a bad option is still the caller's mistake.
     checkToolResilienceOptions(options);
     return tool;
@@ -192,6 +206,8 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
       const info = retryInfos.get(from);
       if (info) retryInfos.set(to, info);
     },
+    // A loud tool fails the run with its own error, even when that failure opened the breaker.
+    keepOwnError: !graceful,
   });
   // Calls a fallback answered.
   const answeredBy = new Map<string, string>();
@@ -289,29 +305,32 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     return result;
   };
 
-  const wrapped: LooseTool & Record<symbol, WrappedInfo> = {
-    ...original,
-    inputSchema: routeValidation(original.inputSchema),
-    execute,
-    toModelOutput: (modelOutputOptions) => {
-      if (isLoudToolFailure(modelOutputOptions.output)) throw modelOutputOptions.output.runError;
-      const output = original.toModelOutput
-        ? original.toModelOutput(modelOutputOptions)
-        : defaultModelOutput(modelOutputOptions.output);
-      const fallbackName = answeredBy.get(modelOutputOptions.toolCallId);
-      return fallbackName === undefined ? output : annotateAnsweredBy(output, fallbackName);
+  // Every own property (enumerable or not) and the prototype are kept: see `copyTool`.
+  const wrapped: LooseTool & Record<symbol, WrappedInfo> = copyTool(
+    original as LooseTool & Record<symbol, WrappedInfo>,
+    {
+      inputSchema: routeValidation(original.inputSchema),
+      execute,
+      toModelOutput: (modelOutputOptions: Parameters<NonNullable<LooseTool['toModelOutput']>>[0]) => {
+        if (isLoudToolFailure(modelOutputOptions.output)) throw modelOutputOptions.output.runError;
+        const output = original.toModelOutput
+          ? original.toModelOutput(modelOutputOptions)
+          : defaultModelOutput(modelOutputOptions.output);
+        const fallbackName = answeredBy.get(modelOutputOptions.toolCallId);
+        return fallbackName === undefined ? output : annotateAnsweredBy(output, fallbackName);
+      },
+      [wrappedMarker]: { original: tool, options: settings },
     },
-    [wrappedMarker]: { original: tool, options: settings },
-  };
+  );
   const { onInputAvailable, needsApproval } = original;
   // Invalid calls skip input hooks and approval in the SDK; keep it so now that they pass validation.
   if (onInputAvailable) {
     wrapped.onInputAvailable = (hookOptions) =>
-      invalidInputOf(hookOptions.input) ? undefined : onInputAvailable(hookOptions);
+      invalidInputOf(hookOptions.input) ? undefined : onInputAvailable.call(original, hookOptions);
   }
   if (typeof needsApproval === 'function') {
     wrapped.needsApproval = (input, approvalOptions) =>
-      invalidInputOf(input) ? false : needsApproval(input, approvalOptions);
+      invalidInputOf(input) ? false : needsApproval.call(original, input, approvalOptions);
   }
   return wrapped as unknown as TOOL;
 }

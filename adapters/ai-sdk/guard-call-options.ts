@@ -13,7 +13,12 @@ import { deprecatedOption } from '../../src/util/deprecated.js';
 import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
 import { type GracefulRepairOptions, gracefulRepairToolCall } from './graceful-repair-tool-call.js';
 import { type GracefulToolOptions, gracefulTools } from './graceful-tool.js';
-import { checkStreamGuardOptions, type StreamGuardOptions, streamGuard } from './stream-guard.js';
+import {
+  checkStreamGuardOptions,
+  guardMiddleware,
+  reportFailureKey,
+  type StreamGuardOptions,
+} from './stream-guard.js';
 import { type TurnDeadlineRun, withTurnDeadline } from './turn-deadline.js';
 
 /** What the drop-ins add to the AI SDK's options. Everything else is the SDK's own, unchanged. */
@@ -52,10 +57,12 @@ export interface GracefulCallOptions {
 /** The drop-ins' defaults: the SDK's `maxRetries` (2), mapped onto the guard, and a 5-minute turn deadline. */
 export const defaultCallOptions = { maxRetries: 2, turnTimeoutMs: defaultTurnTimeoutMs } as const;
 
-/** A drop-in's rewritten options, and its turn deadline (`undefined` with `turnTimeoutMs: false`). */
+/** A drop-in's rewritten options, its turn deadline (`undefined` with `turnTimeoutMs: false`) and its failure. */
 export interface GuardedCall<O> {
   options: O;
   turn: TurnDeadlineRun<O> | undefined;
+  /** The failure the guard could not recover, once it happened (`undefined` until then). */
+  failure(): { error: unknown } | undefined;
 }
 
 interface SdkCallOptions {
@@ -74,7 +81,10 @@ interface SdkCallOptions {
  * {@link streamGuard} (also a model `prepareStep` returns), SDK `maxRetries: 0`, `streamRetries` off, and the
  * SDK's chunk timeout handed to the guard as its stall timeout (the SDK's own would abort the whole call).
  */
-export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(options: O): GuardedCall<O> {
+export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(
+  options: O,
+  api: 'streamText' | 'generateText',
+): GuardedCall<O> {
   // The result is typed as `O` (without our keys at run time): `Omit` would break the SDK's prompt union.
   const {
     streamGuard: guardOption,
@@ -110,22 +120,27 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
   const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
   // The guard takes the SDK's chunk timeout over as its stall timer, so it is checked here, under its own name.
   if (guardSettings !== false) checkTimeoutMs('timeout.chunkMs', chunkMs);
+  let failure: { error: unknown } | undefined;
   const middleware =
     guardSettings === false
       ? undefined
-      : streamGuard({
+      : guardMiddleware({
           // The guard's own count (or its 0.1 name) wins over the call's `maxRetries`.
           ...(guardSettings?.maxRetries === undefined && guardSettings?.maxStreamRetries === undefined
             ? { maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries }
             : {}),
-          stallTimeoutMs: chunkMs,
+          stallTimeoutMs: api === 'streamText' ? chunkMs : undefined,
           ...guardSettings,
+          [reportFailureKey]: (error: unknown) => {
+            failure ??= { error };
+          },
         });
   // The deadline's timer starts last, so an invalid option above leaves no timer behind.
   const turn =
     turnTimeoutMs === false ? undefined : withTurnDeadline(sdkOptions, { turnTimeoutMs, onTurnDeadline });
   if (turn) sdkOptions = turn.options;
-  if (middleware === undefined) return { options: sdkOptions, turn };
+  const failed = () => failure;
+  if (middleware === undefined) return { options: sdkOptions, turn, failure: failed };
   const guard = (model: LanguageModel) => wrapLanguageModel({ model: resolveModel(model), middleware });
   const prepareStep = sdkOptions.prepareStep;
   const guarded = {
@@ -133,8 +148,13 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     model: guard(options.model),
     maxRetries: 0,
     streamRetries: undefined,
+    // The guard watches chunks while streaming; `generateText` keeps the option, and so the SDK's warning about it.
     timeout:
-      typeof options.timeout === 'object' ? { ...options.timeout, chunkMs: undefined } : options.timeout,
+      api === 'streamText' && typeof options.timeout === 'object'
+        ? { ...options.timeout, chunkMs: undefined }
+        : options.timeout,
+    // The SDK runs with `maxRetries: 0` underneath; the callbacks report the caller's, which the guard honours.
+    ...reportedMaxRetries(sdkOptions, options.maxRetries ?? defaultCallOptions.maxRetries),
     prepareStep:
       prepareStep &&
       (async (step: Parameters<typeof prepareStep>[0]) => {
@@ -142,7 +162,19 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
         return result?.model === undefined ? result : { ...result, model: guard(result.model) };
       }),
   };
-  return { options: guarded as unknown as O, turn };
+  return { options: guarded as unknown as O, turn, failure: failed };
+}
+
+type StartCallback = ((event: { maxRetries: number }) => unknown) | undefined;
+
+/** `onStart` (and its experimental alias) receiving the caller's `maxRetries` instead of the 0 the SDK runs with. */
+function reportedMaxRetries(options: object, maxRetries: number): Record<string, StartCallback> {
+  const out: Record<string, StartCallback> = {};
+  for (const name of ['onStart', 'experimental_onStart']) {
+    const callback = (options as Record<string, StartCallback>)[name];
+    if (typeof callback === 'function') out[name] = (event) => callback({ ...event, maxRetries });
+  }
+  return out;
 }
 
 /** The tool defaults the repair hook shares: the budget and the text's bounds. */

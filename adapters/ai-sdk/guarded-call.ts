@@ -37,6 +37,11 @@ function toError(error: unknown): unknown {
   return isProviderStreamError(error) ? new StreamFailedError(error) : error;
 }
 
+/** A provider's `error` part, thrown inside the guard so the part itself can be relayed if nothing recovers. */
+class InBandError {
+  constructor(readonly part: Extract<Part, { type: 'error' }>) {}
+}
+
 /** Marks a clean stream end that the provider itself reports as incomplete. */
 class InterruptedFinish extends Error {
   override readonly name = 'InterruptedFinish';
@@ -79,32 +84,52 @@ export class GuardedCall {
     for (let n = 1; ; n++) {
       const recorder = this.#recorder(n, 'stream');
       const attempt = new StreamAttempt(this.model, this.params, this.options, recorder.request);
+      const preamble: Part[] = [];
+      let opened: LanguageModelV4StreamResult | undefined;
       try {
-        const result = await attempt.open();
-        const preamble: Part[] = [];
+        opened = await attempt.open();
         for (;;) {
           const next = await attempt.read();
           const part = next.done ? undefined : next.value;
           if (part === undefined || !preambleTypes.has(part.type)) {
-            if (part?.type === 'error') throw part.error;
+            if (part?.type === 'error') throw new InBandError(part);
             if (part !== undefined) preamble.push(part);
-            return { ...result, stream: this.#committed(n, attempt, recorder, preamble, part === undefined) };
+            return { ...opened, stream: this.#committed(n, attempt, recorder, preamble, part === undefined) };
           }
           preamble.push(part);
         }
-      } catch (error) {
+      } catch (caught) {
+        const inBand = caught instanceof InBandError ? caught : undefined;
+        const error = inBand ? inBand.part.error : caught;
+        let delayMs: number;
+        try {
+          delayMs = this.#earlyFailure(n, recorder, error);
+        } catch (final) {
+          if (this.options.reportFailure === undefined) {
+            attempt.stop();
+            return { stream: erroredStream(toError(final)) };
+          }
+          this.options.reportFailure(toError(final));
+          // The SDK's way: an error part is relayed with the rest of its stream; a thrown error is rethrown.
+          if (inBand && opened)
+            return { ...opened, stream: this.#relayRest(attempt, [...preamble, inBand.part]) };
+          attempt.stop();
+          throw final;
+        }
         attempt.stop();
         try {
-          await this.#afterEarlyFailure(n, recorder, error);
-        } catch (final) {
-          return { stream: erroredStream(toError(final)) };
+          await this.options.sleep(delayMs, this.params.abortSignal);
+        } catch (reason) {
+          // The caller aborted during the backoff: as plain middleware the stream ends with the reason.
+          if (this.options.reportFailure === undefined) return { stream: erroredStream(reason) };
+          throw reason;
         }
       }
     }
   }
 
-  /** Records a failure before any output; sleeps before the next attempt or throws the error for good. */
-  async #afterEarlyFailure(n: number, recorder: AttemptRecorder, error: unknown): Promise<void> {
+  /** Records a failure before any output; returns the delay before the next attempt, or throws the error for good. */
+  #earlyFailure(n: number, recorder: AttemptRecorder, error: unknown): number {
     const classification = this.#classify(error);
     const record = recorder.finish({ error, classification });
     this.#attempts.push(record);
@@ -114,7 +139,33 @@ export class GuardedCall {
       throw error;
     }
     this.#emit('stream_retry', { attempt: record, nextAttempt: n + 1, delayMs });
-    await this.options.sleep(delayMs, this.params.abortSignal);
+    return delayMs;
+  }
+
+  /** Sleeps before the next attempt, or throws the error for good (non-streaming calls). */
+  async #afterEarlyFailure(n: number, recorder: AttemptRecorder, error: unknown): Promise<void> {
+    await this.options.sleep(this.#earlyFailure(n, recorder, error), this.params.abortSignal);
+  }
+
+  /** `head`, then whatever the attempt's provider stream still sends (its finish after an error part). */
+  #relayRest(attempt: StreamAttempt, head: Part[]): ReadableStream<Part> {
+    return new ReadableStream<Part>(
+      {
+        pull: async (controller) => {
+          for (const part of head.splice(0)) controller.enqueue(part);
+          try {
+            const next = await attempt.read();
+            if (!next.done) return controller.enqueue(next.value);
+          } catch {
+            // The provider stream broke after reporting its error: the error part already says what happened.
+          }
+          attempt.stop();
+          controller.close();
+        },
+        cancel: (reason) => attempt.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
   }
 
   #retryDelay(n: number, classification: Classification): number | undefined {
@@ -167,14 +218,13 @@ export class GuardedCall {
             while (!end && !done && controller.desiredSize! > 0) {
               const next = await attempt.read();
               if (next.done) end = true;
-              else if (next.value.type === 'error') throw next.value.error;
+              else if (next.value.type === 'error') throw new InBandError(next.value);
               else pass(controller, next.value);
             }
           } catch (error) {
-            attempt.stop();
             done = true;
             recorder.charsEmitted = emitted.chars;
-            return this.#afterLateFailure(n, recorder, emitted, error, controller);
+            return this.#afterLateFailure(n, attempt, recorder, emitted, error, controller);
           }
           if (end) {
             done = true;
@@ -191,18 +241,25 @@ export class GuardedCall {
   /** A failure after content: degrade to one `doGenerate` and reconcile, or end the stream with the error. */
   async #afterLateFailure(
     n: number,
+    attempt: StreamAttempt,
     recorder: AttemptRecorder,
     emitted: EmittedContent,
-    error: unknown,
+    caught: unknown,
     controller: ReadableStreamDefaultController<Part>,
   ): Promise<void> {
+    const inBand = caught instanceof InBandError ? caught : undefined;
+    const error = inBand ? inBand.part.error : caught;
     const classification = error instanceof InterruptedFinish ? interrupted : this.#classify(error);
     const record = recorder.finish({ error, classification });
     this.#attempts.push(record);
     if (classification.kind !== 'transient' || !this.options.degrade) {
-      this.#fail(record, error, controller);
+      // A provider's error part is relayed with the rest of its stream (drop-ins only); otherwise the attempt ends.
+      const relay = inBand && this.options.reportFailure ? attempt : undefined;
+      if (relay === undefined) attempt.stop();
+      this.#fail(record, error, controller, relay);
       return;
     }
+    attempt.stop();
     this.#emit('stream_degraded', { attempt: record, charsEmitted: emitted.chars });
     const generator = this.#recorder(n + 1, 'generate');
     let result: LanguageModelV4GenerateResult;
@@ -215,7 +272,7 @@ export class GuardedCall {
         classification: this.#classify(generateError),
       });
       this.#attempts.push(failed);
-      this.#fail(failed, generateError, controller);
+      this.#fail(failed, generateError, controller, undefined);
       return;
     }
     for (const part of emitted.completeWith(result, n + 1)) {
@@ -233,10 +290,43 @@ export class GuardedCall {
     controller.close();
   }
 
-  #fail(record: AttemptRecord, error: unknown, controller: ReadableStreamDefaultController<Part>): void {
+  /**
+   * Ends the consumer's stream after a failure nothing recovers. As plain middleware: the stream errors with it. For
+   * the drop-ins: the failure is reported, then surfaced as the SDK surfaces provider errors — an `error` part, and,
+   * when the provider sent it as a part, whatever its stream still sends (its finish).
+   */
+  #fail(
+    record: AttemptRecord,
+    error: unknown,
+    controller: ReadableStreamDefaultController<Part>,
+    relayFrom: StreamAttempt | undefined,
+  ): void {
     const final = toError(error);
     this.#emit('stream_failed', { attempt: record, attempts: [...this.#attempts], error: final });
-    controller.error(final);
+    const report = this.options.reportFailure;
+    if (report === undefined) {
+      controller.error(final);
+      return;
+    }
+    report(final);
+    controller.enqueue({ type: 'error', error });
+    if (relayFrom === undefined) {
+      controller.close();
+      return;
+    }
+    void this.#drainInto(relayFrom, controller);
+  }
+
+  /** Relays the rest of a failed attempt's provider stream (after its error part), then closes. */
+  async #drainInto(attempt: StreamAttempt, controller: ReadableStreamDefaultController<Part>): Promise<void> {
+    try {
+      for (let next = await attempt.read(); !next.done; next = await attempt.read())
+        controller.enqueue(next.value);
+    } catch {
+      // The provider stream broke after reporting its error: the error part already says what happened.
+    }
+    attempt.stop();
+    controller.close();
   }
 
   #classify(error: unknown): Classification {
@@ -255,7 +345,9 @@ export class GuardedCall {
     return new AttemptRecorder(n, mode, `${mode} attempt ${n} (${this.#label})`, this.options.clock);
   }
 
-  #metadata(metadata: SharedV4ProviderMetadata | undefined): SharedV4ProviderMetadata {
+  #metadata(metadata: SharedV4ProviderMetadata | undefined): SharedV4ProviderMetadata | undefined {
+    // A clean first attempt is what the SDK alone would have returned: nothing to add.
+    if (this.#attempts.length === 1 && this.#attempts[0]?.error === undefined) return metadata;
     const attempts = this.#attempts.map((a) => ({ ...a })) as unknown as JSONObject[];
     return { ...metadata, [GUARD_METADATA_KEY]: { ...metadata?.[GUARD_METADATA_KEY], attempts } };
   }

@@ -137,8 +137,19 @@ export function checkStreamGuardOptions(options: StreamGuardOptions, prefix = ''
   checkFunction(`${prefix}random`, options.random);
 }
 
+/**
+ * The drop-ins' private option (a symbol key, so no user option can collide): the guard then surfaces a failure it
+ * cannot recover the AI SDK's way — an `error` part, so `onError`, `onEnd` and the UI error chunk happen — and
+ * reports it here, so the drop-in can make `result.text` reject with it instead of passing a partial (or empty) answer
+ * off as complete. Without it (the guard as plain middleware) such a failure errors the stream.
+ */
+export const reportFailureKey: unique symbol = Symbol('graceful-ai.streamGuard.reportFailure');
+
+/** The guard's options with the drop-ins' private failure reporter. */
+export type DropInGuardOptions = StreamGuardOptions & { [reportFailureKey]?: (error: unknown) => void };
+
 /** The guard's options, checked (a `RangeError`/`TypeError` naming the option) and with every default filled in. */
-function resolveOptions(options: StreamGuardOptions): Resolved {
+function resolveOptions(options: DropInGuardOptions): Resolved {
   checkStreamGuardOptions(options);
   if (options.maxStreamRetries !== undefined) deprecatedOption('maxStreamRetries', 'maxRetries');
   if (options.backoff !== undefined)
@@ -166,6 +177,7 @@ function resolveOptions(options: StreamGuardOptions): Resolved {
     clock: options.clock ?? systemClock,
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? systemRandom,
+    reportFailure: options[reportFailureKey],
   };
 }
 
@@ -194,6 +206,8 @@ export interface Resolved {
   clock: Clock;
   sleep: Sleep;
   random: Random;
+  /** Set by the drop-ins: surface failures as `error` parts and report those after content (see `reportFailureKey`). */
+  reportFailure: ((error: unknown) => void) | undefined;
 }
 
 /**
@@ -203,12 +217,19 @@ export interface Resolved {
  *   preamble (`stream-start`, `response-metadata`) reaches the consumer;
  * - after content, a transient failure degrades to ONE `doGenerate` with the same params, reconciled with what
  *   was emitted: the remainder only, or a `graceful-ai.reset` part then the complete answer;
- * - anything else (permanent, overflow, abort) errors the stream with the original error, so `result.text` rejects.
- * Attempt records land on the finish part's `providerMetadata['graceful-ai'].attempts`.
+ * - anything else (permanent, overflow, abort) errors the stream with the original error, so `result.text` rejects
+ *   (the drop-ins instead end it with an `error` part, as the SDK does, and make `result.text` reject themselves).
+ * When a retry or a recovery happened, the attempt records land on the finish part's
+ * `providerMetadata['graceful-ai'].attempts`; a clean first attempt adds nothing.
  *
  * @example wrapLanguageModel({ model: openai('gpt-4o'), middleware: streamGuard() })
  */
 export function streamGuard(options: StreamGuardOptions = {}): LanguageModelV4Middleware {
+  return guardMiddleware(options);
+}
+
+/** {@link streamGuard} with the drop-ins' private failure reporter (not exported from the package). */
+export function guardMiddleware(options: DropInGuardOptions): LanguageModelV4Middleware {
   const resolved = resolveOptions(options);
   return {
     specificationVersion: 'v4',

@@ -14,6 +14,50 @@ export type GracefulStreamTextOptions<
 const singleUseStreams = new Set<PropertyKey>(['textStream', 'fullStream', 'stream']);
 
 /**
+ * The result fields that would present a partial answer as the answer. After a failure the guard could not recover
+ * they reject with it (the SDK resolves them with the partial answer, or rejects with a `NoOutputGeneratedError` that
+ * does not say why); `finishReason`, `usage` and the metadata fields still resolve.
+ */
+const answerFields = new Set<PropertyKey>([
+  'text',
+  'content',
+  'reasoning',
+  'reasoningText',
+  'files',
+  'sources',
+  'toolCalls',
+  'staticToolCalls',
+  'dynamicToolCalls',
+  'toolResults',
+  'staticToolResults',
+  'dynamicToolResults',
+  'steps',
+  'finalStep',
+  'response',
+  'responseMessages',
+  'output',
+]);
+
+/** `value` once the run has ended, or the failure that ended it mid-answer. */
+function rejectAfterFailure(
+  value: PromiseLike<unknown>,
+  failure: () => { error: unknown } | undefined,
+): PromiseLike<unknown> {
+  const rethrow = (otherwise: () => unknown) => {
+    const failed = failure();
+    if (failed) throw failed.error;
+    return otherwise();
+  };
+  return Promise.resolve(value).then(
+    (resolved) => rethrow(() => resolved),
+    (error: unknown) =>
+      rethrow(() => {
+        throw error;
+      }),
+  );
+}
+
+/**
  * The AI SDK's `streamText` with the stream guard: same options, same result type — change only the import.
  *
  * - Retries: the guard is the single retry authority. Your `maxRetries` (default 2) becomes the guard's
@@ -38,7 +82,7 @@ export function streamText<
   options: GracefulStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT>,
 ): StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> {
   const userOnStepEnd = options.onStepEnd ?? options.onStepFinish;
-  const { options: sdkOptions, turn } = guardCallOptions(options);
+  const { options: sdkOptions, turn, failure } = guardCallOptions(options, 'streamText');
   let result: StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT>;
   try {
     result = sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>({
@@ -63,6 +107,7 @@ export function streamText<
       if (singleUseStreams.has(property)) {
         return singleUseIterable(value as AsyncIterable<unknown>, `result.${String(property)}`);
       }
+      if (answerFields.has(property)) return rejectAfterFailure(value as PromiseLike<unknown>, failure);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });

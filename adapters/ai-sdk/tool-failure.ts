@@ -64,8 +64,9 @@ const REMEMBERED_CALL_IDS = 4096;
  * - `graceful: false` fails the run with the tool's own error (a `ModelRetry` still reaches the model);
  * - failure number `retries + 1` in a row fails the run with `UnexpectedModelBehavior`;
  * - otherwise the model reads `formatToolError` text whose guidance fits the cause: an outage (open circuit, a
- *   recognised transient error left after automatic retries) says to continue without the tool or call it later,
- *   a deadline says to answer now, and only the tool's own errors ask to fix the call.
+ *   recognised transient error left after automatic retries) says to continue without the tool or call it later
+ *   (after a line saying the call may have taken effect, when it was not retried because the tool is not
+ *   idempotent), a deadline says to answer now, and only the tool's own errors ask to fix the call.
  */
 export function judgeToolFailure(input: ToolFailureInput): ToolFailureVerdict {
   const { failure } = input;
@@ -104,10 +105,14 @@ function explain(
   // An unrecognised error is transient only by default: it may well be the model's mistake.
   const outage = classification.kind === 'transient' && classification.reason !== 'unknown';
   const hint = verdict?.decision === 'retry_after' ? verdict.retryAfterMs : undefined;
-  return {
-    guidance: outage ? 'unavailable' : 'retry',
-    ...(hint === undefined ? {} : { detail: modelText.retryAfter(hint) }),
-  };
+  // An outage of a tool that is not idempotent was not re-run: "call it again later" must not hide that.
+  const detail =
+    hint !== undefined
+      ? modelText.retryAfter(hint)
+      : outage && verdict?.decision === 'not_idempotent'
+        ? modelText.mayHaveTakenEffect
+        : undefined;
+  return { guidance: outage ? 'unavailable' : 'retry', ...(detail === undefined ? {} : { detail }) };
 }
 
 function rememberUncounted(toolCallId: string): void {

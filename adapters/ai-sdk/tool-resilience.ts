@@ -13,8 +13,10 @@ import {
   type ToolPolicyOptions,
   type ToolPolicyOutcome,
 } from '../../src/policy/tool-policy.js';
+import { read } from '../../src/util/guarded.js';
 import { isAsyncIterable } from '../../src/util/shape.js';
 import { checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
+import { boundExecute, type LooseExecute } from './tool-copy.js';
 import { PolicyFailure } from './tool-failure.js';
 
 /** A fallback tool: a tool object (named `<tool>_fallback` in events), or a tool with the name the model sees. */
@@ -23,15 +25,14 @@ export type FallbackOption = Tool | { name: string; tool: Tool };
 /** The resilience options `gracefulTool` accepts on top of its model-visible ones. */
 export interface ToolResilienceOptions extends ToolPolicyOptions {
   /**
-   * A tool that answers when this one fails for good: a permanent error, retries used up, or an open circuit
-   * (not after the caller's abort). It gets the same input; the model sees which tool answered.
+   * A tool that answers when this one fails for good: a permanent error, retries used up, a failure not safe to
+   * re-run (`not_idempotent`), or an open circuit (not after the caller's abort). It gets the same input; the model
+   * sees which tool answered.
    */
   fallback?: FallbackOption;
   /** Time, randomness and reporting for the policies (tests inject fakes; default: the system's). */
   runtime?: PolicyRuntime;
 }
-
-type LooseExecute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown;
 
 /** One call of the original tool: the same shape `gracefulTool` keeps in one internal function. */
 export interface ResilientInvocation {
@@ -107,6 +108,21 @@ function checkResilienceShape(options: ToolResilienceOptions): void {
   checkFallback(options.fallback);
 }
 
+/**
+ * Whether a tool says of itself, through MCP's tool annotations, that running it again is safe: `readOnlyHint: true`
+ * (it changes nothing) or `idempotentHint: true` (a repeated call with the same input has no further effect). Read
+ * from `tool.metadata.annotations`, where the AI SDK's MCP client (`@ai-sdk/mcp`) puts a server's annotations,
+ * and from `tool.annotations`, the MCP wire shape, for tools built by hand from a `tools/list` answer. Only the
+ * boolean `true` counts; the hints are the server's word, so an explicit `idempotent: false` wins over them.
+ */
+export function annotatedIdempotent(tool: unknown): boolean {
+  for (const annotations of [read(read(tool, 'metadata'), 'annotations'), read(tool, 'annotations')]) {
+    if (read(annotations, 'readOnlyHint') === true || read(annotations, 'idempotentHint') === true)
+      return true;
+  }
+  return false;
+}
+
 /** Checks every resilience option without wrapping anything (for a tool with nothing to wrap, or defaults). */
 export function checkToolResilienceOptions(options: ToolResilienceOptions): void {
   checkResilienceShape(options);
@@ -133,6 +149,11 @@ export function resilientInvoker<C extends ResilientInvocation>(
     original: object;
     /** Called with the SDK's options and each attempt's copy (which carries the attempt's own abort signal). */
     onAttemptOptions?: (from: ToolExecutionOptions<unknown>, to: ToolExecutionOptions<unknown>) => void;
+    /**
+     * The caller needs the tool's own error even when the breaker ended the call (a `graceful: false` tool): see
+     * `RetryPolicy.keepOwnError`.
+     */
+    keepOwnError?: boolean;
   },
 ): ((call: C, onAnsweredBy: (tool: string) => void) => unknown) | undefined {
   checkResilienceShape(options);
@@ -149,7 +170,9 @@ export function resilientInvoker<C extends ResilientInvocation>(
     options.breaker === false
       ? false
       : { ...options.breaker, store: options.breaker?.store ?? breakerStoreOf(hooks.original) };
-  const policy = createToolPolicy(name, { ...options, ...options.runtime, breaker });
+  // Re-run automatically only when safe: declared idempotent (the option wins), or so annotated (MCP).
+  const idempotent = options.idempotent ?? annotatedIdempotent(hooks.original);
+  const policy = createToolPolicy(name, { ...options, ...options.runtime, breaker, idempotent });
   const baseTelemetry = options.runtime?.telemetry ?? defaultTelemetry;
   /** The calling turn's trace, if the call runs inside `traceTurn`. */
   const telemetryOfCall = () => {
@@ -164,8 +187,8 @@ export function resilientInvoker<C extends ResilientInvocation>(
     return { ...call, options };
   };
   const policyFallback = <T>(call: C, map: (value: unknown) => T): PolicyFallback<T> | undefined => {
-    const execute = fallback?.tool.execute as LooseExecute | undefined;
-    if (!fallback || typeof execute !== 'function') return undefined;
+    const execute = fallback && boundExecute(fallback.tool);
+    if (!fallback || execute === undefined) return undefined;
     return {
       name: fallback.name,
       run: async (signal) =>
@@ -216,6 +239,7 @@ export function resilientInvoker<C extends ResilientInvocation>(
         },
         {
           signal: call.options.abortSignal,
+          keepOwnError: hooks.keepOwnError,
           telemetry: telemetryOfCall(),
           fallback: policyFallback(call, (value) => (streaming ? primedValue(value) : value)),
         },

@@ -4,8 +4,10 @@ import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
 import { defaultLogger } from '../../src/observe/logger.js';
 import type { ToolTelemetry } from '../../src/observe/tool-telemetry.js';
 import { TurnDeadline, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
+import { isAsyncIterable } from '../../src/util/shape.js';
 import type { Sleep } from '../../src/util/time.js';
 import { checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
+import { boundExecute, copyTool } from './tool-copy.js';
 import { judgeToolFailure } from './tool-failure.js';
 
 /** Run-level deadline settings (`turnTimeoutMs` on the drop-ins and on `withTurnDeadline`). */
@@ -38,6 +40,9 @@ export interface TurnDeadlineCallOptions {
   stopWhen?: StopCondition<any> | StopCondition<any>[];
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's end callback is generic over the caller's tools.
   onEnd?: (event: any) => unknown;
+  /** The SDK's deprecated alias of `onEnd` (used when `onEnd` is not given, as the SDK does). */
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's end callback is generic over the caller's tools.
+  onFinish?: (event: any) => unknown;
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's step error callback is generic over the caller's tools.
   onStepError?: (event: any) => unknown;
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's abort callback is generic over the caller's tools.
@@ -75,24 +80,66 @@ function forModel(error: TurnDeadlineError, toolName: string, toolCallId: string
 }
 
 function withDeadline(name: string, tool: Tool, deadline: TurnDeadline): Tool {
-  const execute = tool.execute as
-    | ((input: unknown, options: ToolExecutionOptions<unknown>) => unknown)
-    | undefined;
-  if (typeof execute !== 'function') return tool;
-  return {
-    ...tool,
-    execute: (input: unknown, options: ToolExecutionOptions<unknown>) =>
-      deadline
-        .run(`${name}#${options.toolCallId}`, name, (signal) =>
-          execute(input, {
-            ...options,
-            abortSignal: options.abortSignal ? AbortSignal.any([options.abortSignal, signal]) : signal,
-          }),
-        )
-        .catch((error: unknown) => {
-          throw TurnDeadlineError.isInstance(error) ? forModel(error, name, options.toolCallId) : error;
-        }),
-  } as Tool;
+  const execute = boundExecute(tool);
+  if (execute === undefined) return tool;
+  return copyTool(tool, {
+    execute: (input: unknown, options: ToolExecutionOptions<unknown>) => {
+      const forTheModel = (error: unknown) => {
+        throw TurnDeadlineError.isInstance(error) ? forModel(error, name, options.toolCallId) : error;
+      };
+      let iterable: AsyncIterable<unknown> | undefined;
+      let settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
+      const run = deadline.run(`${name}#${options.toolCallId}`, name, (signal) => {
+        const result = execute(input, {
+          ...options,
+          abortSignal: options.abortSignal ? AbortSignal.any([options.abortSignal, signal]) : signal,
+        });
+        if (!isAsyncIterable(result)) return result;
+        // A streaming tool runs until its iteration ends: the deadline covers every value, not just the start.
+        iterable = result;
+        return new Promise<void>((resolve, reject) => {
+          settle = { resolve, reject };
+        });
+      });
+      // `run` calls `execute` synchronously, so a streaming tool is known here and answered with an iterable.
+      if (iterable === undefined || settle === undefined) return run.catch(forTheModel);
+      return underDeadline(iterable, run.catch(forTheModel), settle);
+    },
+  });
+}
+
+/**
+ * Relays a streaming tool's values until it ends or the deadline passes (`stopped` rejects then). Reports the end
+ * of the iteration to the deadline through `settle`.
+ */
+async function* underDeadline(
+  iterable: AsyncIterable<unknown>,
+  stopped: Promise<unknown>,
+  settle: { resolve: () => void; reject: (error: unknown) => void },
+): AsyncGenerator<unknown> {
+  const iterator = iterable[Symbol.asyncIterator]();
+  // Only a rejection matters while values flow: the deadline passed, or the tool failed (rethrown below).
+  const deadlinePassed = stopped.then(() => new Promise<never>(() => {}));
+  deadlinePassed.catch(() => {});
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), deadlinePassed]);
+      if (next.done) break;
+      yield next.value;
+    }
+    settle.resolve();
+  } catch (error) {
+    settle.reject(error);
+    await stopped.catch((rendered: unknown) => {
+      throw rendered;
+    });
+    throw error;
+  } finally {
+    // Not awaited: a tool stuck in an `await` would hold the run past its deadline.
+    Promise.resolve()
+      .then(() => iterator.return?.())
+      .catch(() => {});
+  }
 }
 
 /**
@@ -155,9 +202,10 @@ export function withTurnDeadline<O extends TurnDeadlineCallOptions>(
     return report;
   };
   // Every way a run ends stops the timer: success, a failed step (the run rejects), an abort.
+  const userOnEnd = options.onEnd ?? options.onFinish;
   const onEnd = async (event: unknown) => {
     close();
-    await options.onEnd?.(event);
+    await userOnEnd?.(event);
   };
   const onStepError = async (event: unknown) => {
     close();
@@ -175,6 +223,7 @@ export function withTurnDeadline<O extends TurnDeadlineCallOptions>(
       prepareStep,
       stopWhen,
       onEnd,
+      onFinish: undefined,
       onStepError,
       onAbort,
     } as O,

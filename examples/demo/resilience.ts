@@ -1,8 +1,10 @@
 /**
- * Section: tool resilience. A flaky tool (two connection resets, then an answer) is retried silently: the model
- * sees one clean result. A dead tool opens its circuit breaker: the model is told it is temporarily unavailable,
- * answers without it (an outage: never "fix your arguments"), and the next question is answered at once without
- * running the tool. Options are checked where they are given: a misspelled one fails at start-up, with what to write.
+ * Section: tool resilience. A flaky tool (two connection resets, then an answer), declared idempotent, is retried
+ * silently: the model sees one clean result. A tool that is not idempotent (an e-mail that fails after it was sent)
+ * is run once and its error goes to the model at once: no second e-mail. A dead tool opens its circuit breaker: the
+ * model is told it is temporarily unavailable, answers without it (an outage: never "fix your arguments"), and the
+ * next question is answered at once without running the tool. Options are checked where they are given: a
+ * misspelled one fails at start-up, with what to write.
  */
 import { generateText, isStepCount, type ToolSet, tool } from 'ai';
 import { z } from 'zod';
@@ -13,16 +15,30 @@ import type { DemoContext, DemoSummary } from './context.js';
 const city = z.object({ city: z.string() });
 let flakyCalls = 0;
 let deadCalls = 0;
+let emailsSent = 0;
 
 // Wrapped once, at module level: every run shares each tool's circuit breaker.
 const tools = gracefulTools(
   {
-    weather: tool({
-      description: 'Current weather of a city.',
-      inputSchema: city,
-      execute: async ({ city }) => {
-        if (++flakyCalls <= 2) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-        return { city, sky: 'sunny', celsius: 21 };
+    // A read: safe to run again after a reset, so declared idempotent (else a reset goes to the model unretried).
+    weather: gracefulTool(
+      tool({
+        description: 'Current weather of a city.',
+        inputSchema: city,
+        execute: async ({ city }) => {
+          if (++flakyCalls <= 2) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+          return { city, sky: 'sunny', celsius: 21 };
+        },
+      }),
+      { idempotent: true },
+    ),
+    // Not idempotent (the default): its plain Error is not retried, or Ann would get one e-mail per attempt.
+    send_email: tool({
+      description: 'Send an e-mail.',
+      inputSchema: z.object({ to: z.string() }),
+      execute: async (): Promise<string> => {
+        emailsSent++;
+        throw new Error('mail server closed the connection after accepting the message');
       },
     }),
     traffic: tool({
@@ -38,10 +54,17 @@ const tools = gracefulTools(
   { autoRetry: { maxRetries: 2 }, breaker: { failureThreshold: 3 } },
 );
 
-async function ask(ctx: DemoContext, question: string, toolName: string, answer: string, tools: ToolSet) {
+async function ask(
+  ctx: DemoContext,
+  question: string,
+  toolName: string,
+  answer: string,
+  tools: ToolSet,
+  input: Record<string, string> = { city: 'Oslo' },
+) {
   const { print } = ctx;
   ctx.script({
-    steps: [reply.toolCall(toolName, { city: 'Oslo' })],
+    steps: [reply.toolCall(toolName, input)],
     rest: (request) =>
       reply.text(
         lastToolResults(request).some((r) => r.error) ? `${toolName} is unavailable; ${answer}` : answer,
@@ -75,6 +98,9 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
       );
     }
     if (event.type === 'circuit_state') print.note(`${event.toolName}: circuit ${event.from} → ${event.to}`);
+    if (event.type === 'tool_failed' && event.decision === 'not_idempotent') {
+      print.note(`${event.toolName}: not idempotent, so not retried: the model is told at once`);
+    }
   });
   try {
     print.info('a flaky tool: two connection resets, then an answer');
@@ -82,6 +108,18 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
     const errors = flaky.steps.flatMap((s) => s.content).filter((p) => p.type === 'tool-error');
     if (errors.length === 0) print.note('retried silently: the model saw one clean result');
     else problems.push('the flaky tool reached the model as an error');
+
+    print.info('a tool that is not idempotent: send_email fails after the message went out');
+    await ask(
+      ctx,
+      'E-mail Ann that it is sunny.',
+      'send_email',
+      'The mail server failed after accepting the message; check with Ann before I send it again.',
+      tools,
+      { to: 'ann@example.com' },
+    );
+    if (emailsSent === 1) print.note('executed once: one e-mail went out, not five');
+    else problems.push(`the non-idempotent tool ran ${emailsSent} times`);
 
     print.info('a dead tool: every call fails with 503');
     await ask(ctx, 'Traffic in Oslo?', 'traffic', 'I cannot check traffic right now.', tools);

@@ -20,6 +20,12 @@ export const modelText = {
     deadline: 'Answer now with the information you already have.',
     none: '',
   } satisfies Readonly<Record<ToolErrorGuidance, string>>,
+  /**
+   * A recognised outage of a tool that was not re-run automatically because it is not idempotent: before "call it
+   * again later", the model must know the failed call may have done its work (sent the e-mail).
+   */
+  mayHaveTakenEffect:
+    'It was not retried automatically: the failed call may already have taken effect, so check before calling it again.',
   /** A server's retry-after longer than the tool's retries could wait. */
   retryAfter: (ms: number) => `The service asked to wait ${wholeSeconds(ms)} before trying again.`,
   /** A tool name the model invented, when the SDK's error does not already list the tools. */

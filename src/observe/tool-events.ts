@@ -16,6 +16,12 @@ export type FailureDecision =
   | 'retry_after'
   /** The circuit breaker is open (or this failure opened it). */
   | 'circuit_open'
+  /**
+   * A retry was due (a transient error, retries and budget left) but running the call again is not known to be
+   * safe: it is not declared idempotent and the error does not prove it never took effect (`provesNotExecuted`).
+   * The error goes to the caller at once (for a tool: to the model, which may call the tool again itself).
+   */
+  | 'not_idempotent'
   /** The caller aborted. */
   | 'abort';
 

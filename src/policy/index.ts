@@ -27,6 +27,7 @@ export {
   retryWithOutcome,
 } from './retry.js';
 export { decideRetry, type RetryDecision, type RetryDecisionInput } from './retry-decision.js';
+export { notExecutedErrorCodes, notExecutedStatuses, provesNotExecuted } from './safe-retry.js';
 export { abortableSleep } from './sleep.js';
 export { type TimeoutOptions, withTimeout } from './timeout.js';
 export {

@@ -8,6 +8,7 @@ import { deprecatedOption } from '../util/deprecated.js';
 import { isThenable } from '../util/shape.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../util/time.js';
 import {
+  checkBoolean,
   checkBudgetMs,
   checkClock,
   checkCount,
@@ -19,6 +20,7 @@ import {
 import { validateBackoff } from './backoff.js';
 import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
 import { decideRetry } from './retry-decision.js';
+import { provesNotExecuted } from './safe-retry.js';
 import { abortableSleep } from './sleep.js';
 import { withTimeout } from './timeout.js';
 
@@ -99,6 +101,25 @@ export interface RetryPolicy extends RetryOptions, PolicyRuntime {
   breaker?: CircuitBreaker;
   /** The name used in events, logs and errors (default `'anonymous'`). */
   name?: string;
+  /**
+   * Whether running `fn` again is safe whatever its failure was (a read, an upsert by key, a request with an
+   * idempotency key). `false`: a transient failure is retried only when the error proves the call never took
+   * effect (`provesNotExecuted`: a refused connection, an unresolved host, 429, 503, a dependency's open circuit);
+   * any other one ends the call at once with the decision `not_idempotent`.
+   *
+   * `true` by default here: `retry` is a general-purpose helper, and wrapping a function in it is the decision to
+   * run it again. Tools default to `false` (`createToolPolicy`, `gracefulTool`): a tool's side effects are not
+   * known, and a tool that throws after sending an e-mail must not send five.
+   * @default true
+   */
+  idempotent?: boolean;
+  /**
+   * `true`: when the breaker ends the call after an attempt ran (that failure opened it, or it was open when the
+   * retry was due), the caller receives that attempt's own error instead of a `CircuitOpenError`; the decision is
+   * still `circuit_open`. For a caller that must pass the original error on (a `graceful: false` tool).
+   * @default false
+   */
+  keepOwnError?: boolean;
 }
 
 /** What a function under `retry` receives. */
@@ -114,7 +135,10 @@ export type RetryOutcome<T> =
   | { ok: true; value: T; attempts: number }
   | {
       ok: false;
-      /** What the caller receives: the tool's last error, `CircuitOpenError`, or the caller's abort reason. */
+      /**
+       * What the caller receives: the tool's last error, `CircuitOpenError` (the tool's own error with
+       * `keepOwnError`), or the caller's abort reason.
+       */
       error: unknown;
       classification: Classification;
       decision: FailureDecision;
@@ -172,8 +196,10 @@ const abortClassification: Classification = { kind: 'abort', reason: 'caller-abo
 /**
  * Runs `fn` under the retry policy and reports how it ended instead of throwing. Per attempt: breaker check ▸
  * timeout ▸ call. Only transient errors are retried, after `initialDelayMs × multiplier^(n−1)` ±jitter (or the
- * server's retry-after hint when it fits the budget); an attempt never starts after `maxTotalTimeMs`; a failed
- * attempt that opens the breaker ends the call with `CircuitOpenError`; the caller's abort ends it at once.
+ * server's retry-after hint when it fits the budget), and only when running `fn` again is safe (`idempotent`, or
+ * an error that proves the call never took effect; else the decision is `not_idempotent`); an attempt never starts
+ * after `maxTotalTimeMs`; a failed attempt that opens the breaker ends the call with `CircuitOpenError` (or its own
+ * error, with `keepOwnError`); the caller's abort ends it at once.
  */
 export async function retryWithOutcome<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
@@ -184,15 +210,21 @@ export async function retryWithOutcome<T>(
   checkTimeoutMs('timeoutMs', policy.timeoutMs);
   checkPolicyRuntime(policy);
   checkFunction('classify', policy.classify);
+  checkBoolean('idempotent', policy.idempotent);
+  checkBoolean('keepOwnError', policy.keepOwnError);
   const budget = settings.maxTotalTimeMs;
   const clock = policy.clock ?? systemClock;
   const random = policy.random ?? systemRandom;
   const classify = policy.classify ?? ((error: unknown) => classifyError(error));
   const telemetry = policy.telemetry ?? defaultTelemetry;
   const { signal, breaker, sleep } = policy;
+  const idempotent = policy.idempotent ?? true;
+  const keepOwnError = policy.keepOwnError ?? false;
   const tool = policy.name ?? breaker?.name ?? 'anonymous';
   const start = clock.now();
   let circuitState: CircuitState | undefined;
+  /** The previous attempt's failure, kept for `keepOwnError`. */
+  let lastFailure: { error: unknown; classification: Classification } | undefined;
 
   const fail = (
     error: unknown,
@@ -220,6 +252,11 @@ export async function retryWithOutcome<T>(
       } catch (error) {
         const retryAfterMs = CircuitOpenError.isInstance(error) ? error.retryAfterMs : undefined;
         circuitState = await breaker.state();
+        // Opened (by another call) while this one waited to retry: its own failure is what it has to report.
+        if (keepOwnError && lastFailure) {
+          const own = lastFailure;
+          return fail(own.error, own.classification, 'circuit_open', attempt - 1, false, retryAfterMs);
+        }
         return fail(error, classify(error), 'circuit_open', attempt - 1, false, retryAfterMs);
       }
     }
@@ -263,9 +300,14 @@ export async function retryWithOutcome<T>(
       if (!decision.retry) {
         return fail(error, classification, decision.reason, attempt, true, decision.retryAfterMs);
       }
+      // A retry is due; it runs only when running `fn` again cannot do anything twice.
+      if (!idempotent && !provesNotExecuted(error)) {
+        return fail(error, classification, 'not_idempotent', attempt, true);
+      }
       const { delayMs } = decision;
       // The breaker is checked before each retry: once open, stop instead of sleeping (cause: this failure).
       if (breaker && circuitState === 'open') {
+        if (keepOwnError) return fail(error, classification, 'circuit_open', attempt, true, breaker.openMs);
         const opened = new CircuitOpenError({
           toolName: breaker.name,
           retryAfterMs: breaker.openMs,
@@ -275,6 +317,7 @@ export async function retryWithOutcome<T>(
         return fail(opened, classification, 'circuit_open', attempt, true, breaker.openMs);
       }
 
+      lastFailure = { error, classification };
       telemetry.retrying({
         toolName: tool,
         attempt,

@@ -1,8 +1,9 @@
 import { classifyError } from '../classify/classify.js';
 import type { Classification, ClassifyOptions, ClassifyOverrides } from '../classify/types.js';
+import type { FailureDecision } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
 import { deprecatedOption } from '../util/deprecated.js';
-import { checkFunction, checkOptionsObject, checkTimeoutMs } from '../util/validate.js';
+import { checkBoolean, checkFunction, checkOptionsObject, checkTimeoutMs } from '../util/validate.js';
 import { CircuitBreaker, type CircuitBreakerOptions, checkBreakerOptions } from './circuit-breaker.js';
 import {
   type AttemptContext,
@@ -31,6 +32,13 @@ export interface ToolPolicyOptions extends ClassifyOverrides {
   timeoutMs?: number;
   /** The tool's circuit breaker (defaults: 5 failures, 30 s open, 2 trial successes); `false` = none. */
   breaker?: CircuitBreakerOptions | false;
+  /**
+   * Whether the tool may run again after any transient failure (`RetryPolicy.idempotent`). `false`: it is re-run
+   * automatically only when the error proves the call never took effect (`provesNotExecuted`); any other transient
+   * failure ends the call at once (decision `not_idempotent`), for the model to decide.
+   * @default false
+   */
+  idempotent?: boolean;
 }
 
 /** The `autoRetry` option of a tool, with its deprecated 0.1 name `retry` folded in (checked). */
@@ -61,6 +69,11 @@ export interface PolicyFallback<T> {
 export interface PolicyCall<T> {
   /** The caller's signal (the AI SDK's `abortSignal`): its abort is never retried nor counted. */
   signal?: AbortSignal;
+  /**
+   * `true`: when the breaker ends the call after an attempt ran, the outcome holds that attempt's own error, not
+   * a `CircuitOpenError` (`RetryPolicy.keepOwnError`; a `graceful: false` tool must fail with its own error).
+   */
+  keepOwnError?: boolean;
   /** Where this call reports (e.g. with the turn's trace); default: the policy's telemetry. */
   telemetry?: ToolTelemetry;
   fallback?: PolicyFallback<T>;
@@ -103,11 +116,24 @@ export function checkToolPolicyOptions(options: ToolPolicyOptions & PolicyRuntim
   if (options.breaker) checkBreakerOptions(options.breaker);
   checkPolicyRuntime(options);
   checkFunction('classify', options.classify);
+  checkBoolean('idempotent', options.idempotent);
   return retryOptions;
 }
 
-/** Decisions after which a fallback may answer; an abort is the caller's and ends the call. */
-const fallbackDecisions = new Set(['permanent', 'exhausted', 'budget', 'retry_after', 'circuit_open']);
+/**
+ * Decisions after which a fallback may answer; an abort is the caller's and ends the call. After `not_idempotent`
+ * the fallback answers as after `exhausted` (what `autoRetry: false` ends with): the tool failed for good and the
+ * application chose the fallback for that case. A record, so a new decision needs a choice here.
+ */
+const fallbackAfter: Readonly<Record<FailureDecision, boolean>> = {
+  permanent: true,
+  exhausted: true,
+  budget: true,
+  retry_after: true,
+  circuit_open: true,
+  not_idempotent: true,
+  abort: false,
+};
 
 /**
  * Builds the resilience stack of one tool. Options are validated here (a `RangeError` names the bad option), so
@@ -143,13 +169,15 @@ export function createToolPolicy(name: string, options: ToolPolicyOptions & Poli
         signal: call.signal,
         breaker,
         name,
+        idempotent: options.idempotent ?? false,
+        keepOwnError: call.keepOwnError,
         clock: options.clock,
         sleep: options.sleep,
         random: options.random,
         telemetry,
       });
       const { fallback } = call;
-      if (outcome.ok || !fallback || !fallbackDecisions.has(outcome.decision)) return outcome;
+      if (outcome.ok || !fallback || !fallbackAfter[outcome.decision]) return outcome;
       try {
         const value = await fallback.run(call.signal);
         telemetry.fallbackUsed({

@@ -275,10 +275,16 @@ async function dropInRun(
   return { requests: model.doStreamCalls.length, error };
 }
 
-/** The drop-in `streamText` over a model that answers; the guard's attempt records, if any. */
+/**
+ * The drop-in `streamText` over a model that answers after one 503 (with `retry-after-ms: 0`, so an unguarded SDK
+ * retries at once too); the guard's attempt records, if any (the guard records only when it retried or recovered).
+ */
 async function dropInAttempts(options: Pick<Parameters<typeof streamText>[0], 'graceful' | 'streamGuard'>) {
-  const model = scriptedModel([streamOf([...preamble('r1'), ...textParts('Hi there'), finish()])]);
-  const result = streamText({ model, prompt: 'hi', turnTimeoutMs: false, ...options });
+  const model = scriptedModel([
+    { throws: apiError(503, { headers: { 'retry-after-ms': '0' } }) },
+    streamOf([...preamble('r1'), ...textParts('Hi there'), finish()]),
+  ]);
+  const result = streamText({ model, prompt: 'hi', turnTimeoutMs: false, maxRetries: 1, ...options });
   expect(await result.text).toBe('Hi there');
   return (await result.providerMetadata)?.['graceful-ai']?.attempts;
 }
@@ -306,7 +312,10 @@ describe('deprecated drop-in option graceful → streamGuard', () => {
   });
 
   it('graceful: false calls the SDK unguarded, as streamGuard: false', async () => {
-    expect(await dropInAttempts({})).toMatchObject([{ attempt: 1, mode: 'stream', outcome: 'ok' }]);
+    expect(await dropInAttempts({})).toMatchObject([
+      { attempt: 1, mode: 'stream', outcome: 'failed' },
+      { attempt: 2, mode: 'stream', outcome: 'ok' },
+    ]);
     expect(await dropInAttempts({ graceful: false })).toBeUndefined();
     expect(await dropInAttempts({ streamGuard: false })).toBeUndefined();
   });
@@ -317,7 +326,7 @@ describe('deprecated drop-in option graceful → streamGuard', () => {
       graceful: { maxRetries: 0, sleep: noSleep },
     });
     expect(both.requests).toBe(2);
-    expect(await dropInAttempts({ streamGuard: {}, graceful: false })).toHaveLength(1);
+    expect(await dropInAttempts({ streamGuard: {}, graceful: false })).toHaveLength(2);
   });
 
   // 0.1's drop-in built `streamGuard({ maxStreamRetries: options.maxRetries ?? 2, ...graceful })`: a count inside

@@ -46,6 +46,7 @@ const toolFields = (pathPrefix = ''): Field[] => [
   field('maxErrorChars', 'errorChars', `${pathPrefix}maxErrorChars`),
   field('timeoutMs', 'timeoutMs', `${pathPrefix}timeoutMs`),
   field('graceful', 'boolean', `${pathPrefix}graceful`),
+  field('idempotent', 'boolean', `${pathPrefix}idempotent`),
   ...retryFields('autoRetry.', `${pathPrefix}autoRetry.`),
   ...retryFields('retry.', `${pathPrefix}retry.`),
   ...breakerFields(`${pathPrefix}breaker.`),
@@ -152,7 +153,7 @@ const FAMILIES: Family[] = [
 const { all } = describeOptionFamilies(
   'adapter options: every numeric option is checked where it is given',
   FAMILIES,
-  4 * 23 + 2 + 13 + 2 * 19 + 23 + 1 + 6,
+  4 * 24 + 2 + 13 + 2 * 19 + 24 + 1 + 6,
   5,
 );
 

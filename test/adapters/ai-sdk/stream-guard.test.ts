@@ -58,12 +58,22 @@ const attemptsOf = (parts: Part[]) => {
 };
 
 describe('streamGuard: clean streams', () => {
-  it('passes every part through unchanged and records one ok attempt', async () => {
+  it('passes every part through unchanged, finish included: a clean first attempt adds no attempt records', async () => {
     const parts = [...preamble('r1'), ...textParts('Hello world'), finish()];
     const model = scriptedModel([streamOf(parts)]);
     const { parts: out } = await streamParts(model);
-    expect(out.slice(0, -1)).toEqual(parts.slice(0, -1));
-    expect(attemptsOf(out)).toMatchObject([{ attempt: 1, mode: 'stream', outcome: 'ok', charsEmitted: 11 }]);
+    expect(out).toEqual(parts);
+    expect(attemptsOf(out)).toBeUndefined();
+  });
+
+  it('records every attempt, JSON-safe, once a retry happened', async () => {
+    const parts = [...preamble('r1'), ...textParts('Hello world'), finish()];
+    const model = scriptedModel([{ throws: apiError(503) }, streamOf(parts)]);
+    const { parts: out } = await streamParts(model, { sleep: async () => {} });
+    expect(attemptsOf(out)).toMatchObject([
+      { attempt: 1, mode: 'stream', outcome: 'failed' },
+      { attempt: 2, mode: 'stream', outcome: 'ok', charsEmitted: 11 },
+    ]);
     expect(JSON.parse(JSON.stringify(attemptsOf(out)))).toEqual(attemptsOf(out));
   });
 
@@ -361,7 +371,7 @@ describe('streamGuard: stalls', () => {
       await vi.advanceTimersByTimeAsync(3000 * (parts.length + 1));
       const out = await reading;
       expect(textOf(out)).toBe('Slow but steady');
-      expect(attemptsOf(out)).toMatchObject([{ mode: 'stream', outcome: 'ok' }]);
+      expect(attemptsOf(out)).toBeUndefined(); // one clean attempt
       expect(model.doStreamCalls[0]?.abortSignal?.aborted).toBe(false);
     } finally {
       vi.useRealTimers();
@@ -385,7 +395,7 @@ describe('streamGuard: stalls', () => {
       expect(model.doStreamCalls).toHaveLength(1);
       expect(model.doGenerateCalls).toHaveLength(0);
       expect(events).toEqual([]);
-      expect(attemptsOf(parts)).toMatchObject([{ mode: 'stream', outcome: 'ok' }]);
+      expect(attemptsOf(parts)).toBeUndefined(); // one clean attempt
     } finally {
       vi.useRealTimers();
     }

@@ -66,7 +66,13 @@ describe('judgeToolFailure: the one owner of "tool failure → model text"', () 
   });
 
   it('property: whatever the policy decided, a recognised transient error never reads "Fix the errors"', () => {
-    const decisions: FailureDecision[] = ['exhausted', 'budget', 'retry_after', 'circuit_open'];
+    const decisions: FailureDecision[] = [
+      'exhausted',
+      'budget',
+      'retry_after',
+      'circuit_open',
+      'not_idempotent',
+    ];
     fc.assert(
       fc.property(
         fc.constantFrom(...decisions),
@@ -93,6 +99,29 @@ describe('judgeToolFailure: the one owner of "tool failure → model text"', () 
     });
     const verdict = judge({ failure });
     expect(verdict.kind === 'model' && verdict.text).toContain(modelText.retryAfter(30_000));
+  });
+
+  it('a recognised outage not re-run (not idempotent) says the call may have taken effect, then the outage guidance', () => {
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    const failure = new PolicyFailure(reset, {
+      decision: 'not_idempotent',
+      classification: { kind: 'transient', reason: 'code:ECONNRESET' },
+    });
+    const verdict = judge({ failure });
+    expect(verdict).toMatchObject({ kind: 'model', counts: true });
+    const text = verdict.kind === 'model' ? verdict.text : '';
+    expect(text).toContain('socket hang up');
+    expect(text.endsWith(`${modelText.mayHaveTakenEffect}\n\n${OUTAGE}`)).toBe(true);
+    expect(text).not.toContain(FIX);
+    // An unrecognised error not re-run reads as any error of the tool's own: fix the call, no extra line.
+    const plain = judge({
+      failure: new PolicyFailure(new Error('mail server said goodbye'), {
+        decision: 'not_idempotent',
+        classification: { kind: 'transient', reason: 'unknown' },
+      }),
+    });
+    expect(plain.kind === 'model' && plain.text.endsWith(FIX)).toBe(true);
+    expect(plain.kind === 'model' && plain.text).not.toContain(modelText.mayHaveTakenEffect);
   });
 
   it('a deadline says to answer now and does not count', () => {

@@ -51,7 +51,11 @@ describe.each(cases)('tool resilience through the OpenAI provider ($api, $call)'
       if (++n <= 2) throw Object.assign(new Error('connect ECONNRESET'), { code: 'ECONNRESET' });
       return `sunny in ${city}`;
     });
-    const tools = gracefulTools({ weather: tool({ inputSchema: input, execute }) }, { runtime: runtime() });
+    // A read: safe to re-run after a reset (a non-idempotent tool's reset goes to the model unretried).
+    const tools = gracefulTools(
+      { weather: tool({ inputSchema: input, execute }) },
+      { runtime: runtime(), idempotent: true },
+    );
     const { text, wire } = await runWith(
       call,
       api,

@@ -33,7 +33,12 @@ import {
 } from './option-rules.js';
 
 const ok = () => 'ok';
-const retryPolicyFields = [...retryFields(''), field('timeoutMs', 'timeoutMs')];
+const retryPolicyFields = [
+  ...retryFields(''),
+  field('timeoutMs', 'timeoutMs'),
+  field('idempotent', 'boolean'),
+  field('keepOwnError', 'boolean'),
+];
 const sessionRetryFields = (
   [
     ['enabled', 'boolean'],
@@ -60,6 +65,7 @@ const FAMILIES: Family[] = [
       ...retryFields('autoRetry.'),
       ...retryFields('retry.'),
       field('timeoutMs', 'timeoutMs'),
+      field('idempotent', 'boolean'),
       ...breakerFields(),
     ],
   },
@@ -120,7 +126,7 @@ const FAMILIES: Family[] = [
 const { all } = describeOptionFamilies(
   'core options: every numeric option is checked where it is given',
   FAMILIES,
-  66,
+  71,
   6,
 );
 

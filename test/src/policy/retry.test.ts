@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
+import { TurnTrace } from '../../../src/observe/trace.js';
+import { CircuitBreaker } from '../../../src/policy/circuit-breaker.js';
 import { retry, retryWithOutcome } from '../../../src/policy/retry.js';
 import { badRequest, isolatedTelemetry, unavailable, virtualTime } from './fixtures.js';
 
@@ -275,5 +278,134 @@ describe('retry: aborts and timeouts (fake timers)', () => {
   it('leaves no timer behind after a success with a timeout', async () => {
     await retry(() => Promise.resolve(1), { timeoutMs: 1_000, telemetry: isolatedTelemetry().telemetry });
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('retry: safe re-execution (idempotent, keepOwnError)', () => {
+  const coded = (code: string) => Object.assign(new Error(`connect ${code}`), { code });
+  const setup = () => {
+    const time = virtualTime();
+    const sinks = isolatedTelemetry(new TurnTrace());
+    return { time, sinks, policy: { ...time, random: mid, telemetry: sinks.telemetry } };
+  };
+
+  it('generic use is unchanged: without `idempotent`, a plain Error is retried to the end', async () => {
+    const { policy } = setup();
+    const errors = [1, 2, 3, 4, 5].map((n) => new Error(`odd ${n}`));
+    const fn = vi.fn(({ attempt }: { attempt: number }) => Promise.reject(errors[attempt - 1]));
+    await expect(retry(fn, policy)).rejects.toBe(errors[4]);
+    expect(fn).toHaveBeenCalledTimes(5);
+  });
+
+  it('idempotent: false stops after one attempt of a plain Error with `not_idempotent`, reported', async () => {
+    const { policy, sinks } = setup();
+    const error = new Error('mail server said goodbye after DATA');
+    const fn = vi.fn(() => Promise.reject(error));
+    const outcome = await retryWithOutcome(fn, { ...policy, idempotent: false, name: 'send_email' });
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(outcome).toEqual({
+      ok: false,
+      error,
+      classification: expect.objectContaining({ kind: 'transient', reason: 'unknown' }),
+      decision: 'not_idempotent',
+      attempts: 1,
+    });
+    expect(sinks.seen.map((e) => e.type)).toEqual(['tool_failed']);
+    expect(sinks.seen[0]).toMatchObject({ toolName: 'send_email', decision: 'not_idempotent', error });
+    expect(sinks.telemetry.trace?.entries.at(-1)).toMatchObject({
+      event_type: 'tool_failed',
+      decision: 'give_up:not_idempotent',
+      retry_count: 0,
+    });
+    expect(sinks.metrics.snapshot().send_email).toMatchObject({ error_count: 1, retry_count: 0 });
+  });
+
+  it.each([
+    ['a refused connection', () => coded('ECONNREFUSED')],
+    ['an unresolved host', () => coded('ENOTFOUND')],
+    ['a 503', () => unavailable()],
+    ['a 429', () => Object.assign(new Error('slow down'), { status: 429 })],
+  ])('idempotent: false still retries %s (proof the call never took effect)', async (_name, make) => {
+    const { policy } = setup();
+    const fn = vi.fn(() => Promise.reject(make()));
+    const outcome = await retryWithOutcome(fn, { ...policy, idempotent: false });
+    expect(fn).toHaveBeenCalledTimes(5);
+    expect(outcome).toMatchObject({ decision: 'exhausted', attempts: 5 });
+  });
+
+  it('idempotent: false retries a refused connection, then stops at a reset', async () => {
+    const { policy } = setup();
+    const reset = coded('ECONNRESET');
+    const fn = vi.fn(({ attempt }: { attempt: number }) =>
+      Promise.reject(attempt === 1 ? coded('ECONNREFUSED') : reset),
+    );
+    const outcome = await retryWithOutcome(fn, { ...policy, idempotent: false });
+    expect(fn).toHaveBeenCalledTimes(2);
+    expect(outcome).toMatchObject({ error: reset, decision: 'not_idempotent', attempts: 2 });
+  });
+
+  it('`not_idempotent` only when a retry was due: permanent, exhausted and retry_after keep their decisions', async () => {
+    const { policy } = setup();
+    expect(
+      await retryWithOutcome(() => Promise.reject(badRequest()), { ...policy, idempotent: false }),
+    ).toMatchObject({ decision: 'permanent', attempts: 1 });
+    expect(
+      await retryWithOutcome(() => Promise.reject(new Error('x')), {
+        ...policy,
+        idempotent: false,
+        maxRetries: 0,
+      }),
+    ).toMatchObject({ decision: 'exhausted', attempts: 1 });
+    const later = Object.assign(new Error('busy'), { headers: { 'retry-after': '90' } });
+    expect(
+      await retryWithOutcome(() => Promise.reject(later), { ...policy, idempotent: false }),
+    ).toMatchObject({ decision: 'retry_after', retryAfterMs: 90_000, attempts: 1 });
+  });
+
+  it('keepOwnError: a failure that opens the breaker is returned itself (decision circuit_open)', async () => {
+    const { policy, time } = setup();
+    const breaker = new CircuitBreaker('mailer', { failureThreshold: 1, clock: time.clock });
+    const error = new Error('smtp down');
+    const fn = vi.fn(() => Promise.reject(error));
+    const own = await retryWithOutcome(fn, { ...policy, breaker, keepOwnError: true });
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(own).toMatchObject({ ok: false, error, decision: 'circuit_open', retryAfterMs: 30_000 });
+    // Without it, the same stop reports a CircuitOpenError caused by that failure.
+    const other = new CircuitBreaker('mailer2', { failureThreshold: 1, clock: time.clock });
+    const replaced = await retryWithOutcome(() => Promise.reject(error), { ...policy, breaker: other });
+    expect(replaced.ok || CircuitOpenError.isInstance(replaced.error)).toBe(true);
+    expect(replaced.ok ? undefined : (replaced.error as Error).cause).toBe(error);
+  });
+
+  it('keepOwnError: a breaker opened by another call during the backoff does not replace the own error', async () => {
+    const time = virtualTime();
+    const breaker = new CircuitBreaker('mailer', { failureThreshold: 2, clock: time.clock });
+    const error = new Error('smtp down');
+    const fn = vi.fn(() => Promise.reject(error));
+    // While this call waits to retry, another call fails and opens the circuit.
+    const sleep = async (ms: number) => {
+      time.advance(ms);
+      await breaker.record(await breaker.acquire(), 'failure');
+    };
+    const { telemetry } = isolatedTelemetry();
+    const outcome = await retryWithOutcome(fn, {
+      ...time,
+      sleep,
+      random: mid,
+      telemetry,
+      breaker,
+      keepOwnError: true,
+    });
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(outcome).toMatchObject({ ok: false, error, decision: 'circuit_open', attempts: 1 });
+  });
+
+  it('checks both switches', async () => {
+    await expect(retryWithOutcome(() => 1, { idempotent: 'yes' as never })).rejects.toThrow(
+      /'idempotent' must be true or false/,
+    );
+    await expect(retryWithOutcome(() => 1, { keepOwnError: 1 as never })).rejects.toThrow(
+      /'keepOwnError' must be true or false/,
+    );
   });
 });

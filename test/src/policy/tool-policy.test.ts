@@ -92,7 +92,8 @@ describe('createToolPolicy: classification overrides', () => {
   });
 
   it('treatAsTransient turns a permanent status into a retried one', async () => {
-    const { p } = policy({ treatAsTransient: [400], breaker: false });
+    // Idempotent: what is tested is the classification (retried at all), not the safety of re-running.
+    const { p } = policy({ treatAsTransient: [400], breaker: false, idempotent: true });
     const fn = vi.fn(() => Promise.reject(badRequest()));
     expect(await p.run(fn)).toMatchObject({ decision: 'exhausted', attempts: 5 });
   });
@@ -107,7 +108,7 @@ describe('createToolPolicy: classification overrides', () => {
   });
 
   it('unknown errors are transient by default (retried)', async () => {
-    const { p } = policy({ breaker: false });
+    const { p } = policy({ breaker: false, idempotent: true });
     const fn = vi.fn(() => Promise.reject(new Error('something odd')));
     expect(await p.run(fn)).toMatchObject({ decision: 'exhausted', attempts: 5 });
   });
@@ -237,5 +238,56 @@ describe('createToolPolicy: the first attempt starts synchronously', () => {
     const fn = vi.fn(() => 'ok');
     await expect(p.run(fn)).resolves.toMatchObject({ ok: false, decision: 'circuit_open' });
     expect(fn).not.toHaveBeenCalled();
+  });
+});
+
+describe('createToolPolicy: safe re-execution', () => {
+  it('a tool is not idempotent by default: a plain Error is tried once (`not_idempotent`)', async () => {
+    const { p, seen } = policy({ breaker: false });
+    const fn = vi.fn(() => Promise.reject(new Error('mail server said goodbye')));
+    expect(await p.run(fn)).toMatchObject({ ok: false, decision: 'not_idempotent', attempts: 1 });
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(seen.filter((e) => e.type === 'tool_retry')).toEqual([]);
+  });
+
+  it('idempotent: true retries it; a 503 is retried either way', async () => {
+    const declared = policy({ breaker: false, idempotent: true });
+    const odd = vi.fn(() => Promise.reject(new Error('something odd')));
+    expect(await declared.p.run(odd)).toMatchObject({ decision: 'exhausted', attempts: 5 });
+    const plain = policy({ breaker: false });
+    const down = vi.fn(() => Promise.reject(unavailable()));
+    expect(await plain.p.run(down)).toMatchObject({ decision: 'exhausted', attempts: 5 });
+  });
+
+  it('a failure that opens the breaker of a non-idempotent tool is reported as itself, not as the open circuit', async () => {
+    const { p } = policy({ breaker: { failureThreshold: 1 } });
+    const error = new Error('mail server said goodbye');
+    expect(await p.run(() => Promise.reject(error))).toMatchObject({ error, decision: 'not_idempotent' });
+    expect(await p.run(() => 'never')).toMatchObject({ decision: 'circuit_open' });
+  });
+
+  it('keepOwnError (per call) keeps the own error when a retry would have met the open circuit', async () => {
+    const { p } = policy({ breaker: { failureThreshold: 1 }, idempotent: true });
+    const error = new Error('smtp down');
+    const outcome = await p.run(() => Promise.reject(error), { keepOwnError: true });
+    expect(outcome).toMatchObject({ ok: false, error, decision: 'circuit_open' });
+  });
+
+  it('a fallback answers after `not_idempotent`', async () => {
+    const { p, seen } = policy({ breaker: false });
+    const fallback = { name: 'queue_email', run: vi.fn(async () => 'queued') };
+    const fn = vi.fn(() => Promise.reject(new Error('mail server said goodbye')));
+    expect(await p.run(fn, { fallback })).toMatchObject({
+      ok: true,
+      value: 'queued',
+      answeredBy: 'queue_email',
+    });
+    expect(fn).toHaveBeenCalledTimes(1);
+    expect(seen.find((e) => e.type === 'tool_failed')).toMatchObject({ decision: 'not_idempotent' });
+  });
+
+  it('rejects a non-boolean idempotent with a TypeError naming it', () => {
+    expect(() => createToolPolicy('t', { idempotent: 'yes' as never })).toThrow(TypeError);
+    expect(() => createToolPolicy('t', { idempotent: 1 as never })).toThrow("'idempotent'");
   });
 });
