@@ -14,7 +14,7 @@ import { isAsyncIterable, isThenable } from '../../src/util/shape.js';
 import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../src/util/validate.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
-import { boundExecute, copyTool, type LooseExecute } from './tool-copy.js';
+import { boundExecute, copyWith, type LooseExecute } from './tool-copy.js';
 import { failuresInARow, judgeToolFailure, PolicyFailure } from './tool-failure.js';
 import {
   annotateAnsweredBy,
@@ -305,8 +305,8 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     return result;
   };
 
-  // Every own property (enumerable or not) and the prototype are kept: see `copyTool`.
-  const wrapped: LooseTool & Record<symbol, WrappedInfo> = copyTool(
+  // Every own property (enumerable or not) and the prototype are kept: see `copyWith`.
+  const wrapped: LooseTool & Record<symbol, WrappedInfo> = copyWith(
     original as LooseTool & Record<symbol, WrappedInfo>,
     {
       inputSchema: routeValidation(original.inputSchema),

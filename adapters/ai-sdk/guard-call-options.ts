@@ -19,6 +19,7 @@ import {
   reportFailureKey,
   type StreamGuardOptions,
 } from './stream-guard.js';
+import { copyWith } from './tool-copy.js';
 import { type TurnDeadlineRun, withTurnDeadline } from './turn-deadline.js';
 
 /** What the drop-ins add to the AI SDK's options. Everything else is the SDK's own, unchanged. */
@@ -140,7 +141,13 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     turnTimeoutMs === false ? undefined : withTurnDeadline(sdkOptions, { turnTimeoutMs, onTurnDeadline });
   if (turn) sdkOptions = turn.options;
   const failed = () => failure;
-  if (middleware === undefined) return { options: sdkOptions, turn, failure: failed };
+  if (middleware === undefined) {
+    const unguarded = {
+      ...sdkOptions,
+      ...asTheCallerSees(sdkOptions, { tools: [sdkOptions.tools, options.tools] }),
+    };
+    return { options: unguarded, turn, failure: failed };
+  }
   const guard = (model: LanguageModel) => wrapLanguageModel({ model: resolveModel(model), middleware });
   const prepareStep = sdkOptions.prepareStep;
   const guarded = {
@@ -154,7 +161,10 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
         ? { ...options.timeout, chunkMs: undefined }
         : options.timeout,
     // The SDK runs with `maxRetries: 0` underneath; the callbacks report the caller's, which the guard honours.
-    ...reportedMaxRetries(sdkOptions, options.maxRetries ?? defaultCallOptions.maxRetries),
+    ...asTheCallerSees(sdkOptions, {
+      tools: [sdkOptions.tools, options.tools],
+      maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries,
+    }),
     prepareStep:
       prepareStep &&
       (async (step: Parameters<typeof prepareStep>[0]) => {
@@ -165,14 +175,30 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
   return { options: guarded as unknown as O, turn, failure: failed };
 }
 
-type StartCallback = ((event: { maxRetries: number }) => unknown) | undefined;
+const callbackName = /^(experimental_)?on[A-Z]/;
 
-/** `onStart` (and its experimental alias) receiving the caller's `maxRetries` instead of the 0 the SDK runs with. */
-function reportedMaxRetries(options: object, maxRetries: number): Record<string, StartCallback> {
-  const out: Record<string, StartCallback> = {};
-  for (const name of ['onStart', 'experimental_onStart']) {
-    const callback = (options as Record<string, StartCallback>)[name];
-    if (typeof callback === 'function') out[name] = (event) => callback({ ...event, maxRetries });
+/**
+ * The SDK's callbacks (`onStart`, `onStepStart`, `onEnd`, …), receiving what they would without the drop-in: the
+ * caller's own tools object where the SDK reports the wrapped one, and the caller's `maxRetries` where it reports the
+ * 0 it runs with. Other events pass unchanged.
+ */
+function asTheCallerSees(
+  options: object,
+  view: { tools: [sdk: unknown, caller: unknown]; maxRetries?: number },
+): Record<string, unknown> {
+  const [sdkTools, callerTools] = view.tools;
+  const rewrite = (event: unknown): unknown => {
+    if (typeof event !== 'object' || event === null) return event;
+    const overrides: Record<string, unknown> = {};
+    if (sdkTools !== undefined && (event as { tools?: unknown }).tools === sdkTools)
+      overrides.tools = callerTools;
+    if (view.maxRetries !== undefined && 'maxRetries' in event) overrides.maxRetries = view.maxRetries;
+    return Object.keys(overrides).length === 0 ? event : copyWith(event, overrides);
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, callback] of Object.entries(options)) {
+    if (typeof callback !== 'function' || !callbackName.test(name)) continue;
+    out[name] = (event: unknown, ...rest: unknown[]) => callback(rewrite(event), ...rest);
   }
   return out;
 }

@@ -12,11 +12,12 @@ import type {
   LanguageModelV4StreamPart as Part,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
+import { RetryError } from 'ai';
 import { classifyError } from '../../src/classify/classify.js';
 import type { Classification } from '../../src/classify/types.js';
 import { type StreamErrorFields, StreamFailedError } from '../../src/errors/stream-failed-error.js';
 import { StreamStalledError } from '../../src/errors/stream-stalled-error.js';
-import { decideRetry } from '../../src/policy/retry-decision.js';
+import { decideRetry, type RetryDecision } from '../../src/policy/retry-decision.js';
 import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../src/stream/attempt-record.js';
 import { SingleUseRequest } from '../../src/stream/single-use-request.js';
 import { EmittedContent } from './emitted-content.js';
@@ -37,6 +38,14 @@ function toError(error: unknown): unknown {
   return isProviderStreamError(error) ? new StreamFailedError(error) : error;
 }
 
+/** The SDK's own rendering of an error in its `RetryError` messages (`getErrorMessage` of `@ai-sdk/provider`). */
+function sdkErrorMessage(error: unknown): string {
+  if (error == null) return 'unknown error';
+  if (typeof error === 'string') return error;
+  if (error instanceof Error) return error.toString();
+  return JSON.stringify(error);
+}
+
 /** A provider's `error` part, thrown inside the guard so the part itself can be relayed if nothing recovers. */
 class InBandError {
   constructor(readonly part: Extract<Part, { type: 'error' }>) {}
@@ -52,6 +61,8 @@ const preambleTypes = new Set<Part['type']>(['stream-start', 'response-metadata'
 /** State of one model call through the guard. Fresh per call; each attempt gets a fresh recorder. */
 export class GuardedCall {
   readonly #attempts: AttemptRecord[] = [];
+  /** Every error before output, for the SDK-shaped `RetryError` (see `#asTheSdkWould`). */
+  readonly #earlyErrors: unknown[] = [];
   readonly #label: string;
 
   constructor(
@@ -133,13 +144,38 @@ export class GuardedCall {
     const classification = this.#classify(error);
     const record = recorder.finish({ error, classification });
     this.#attempts.push(record);
-    const delayMs = this.#retryDelay(n, classification);
-    if (delayMs === undefined) {
+    this.#earlyErrors.push(error);
+    const decision = this.#retryDecision(n, classification);
+    if (!decision.retry) {
       this.#emit('stream_failed', { attempt: record, attempts: [...this.#attempts], error });
-      throw error;
+      throw this.#asTheSdkWould(error, decision.reason === 'exhausted');
     }
-    this.#emit('stream_retry', { attempt: record, nextAttempt: n + 1, delayMs });
-    return delayMs;
+    this.#emit('stream_retry', { attempt: record, nextAttempt: n + 1, delayMs: decision.delayMs });
+    return decision.delayMs;
+  }
+
+  /**
+   * For the drop-ins, the error the SDK's own retries would have ended with: the error itself after one attempt (or
+   * with `maxRetries: 0`), else a `RetryError` listing every attempt's error, as `maxRetriesExceeded` when the retries
+   * were used up and `errorNotRetryable` when a later attempt failed for good.
+   */
+  #asTheSdkWould(error: unknown, exhausted: boolean): unknown {
+    const errors = this.#earlyErrors;
+    if (this.options.reportFailure === undefined || this.options.maxRetries === 0 || errors.length === 1) {
+      return error;
+    }
+    const text = sdkErrorMessage(error);
+    return exhausted
+      ? new RetryError({
+          message: `Failed after ${errors.length} attempts. Last error: ${text}`,
+          reason: 'maxRetriesExceeded',
+          errors: [...errors],
+        })
+      : new RetryError({
+          message: `Failed after ${errors.length} attempts with non-retryable error: '${text}'`,
+          reason: 'errorNotRetryable',
+          errors: [...errors],
+        });
   }
 
   /** Sleeps before the next attempt, or throws the error for good (non-streaming calls). */
@@ -168,8 +204,8 @@ export class GuardedCall {
     );
   }
 
-  #retryDelay(n: number, classification: Classification): number | undefined {
-    const decision = decideRetry({
+  #retryDecision(n: number, classification: Classification): RetryDecision {
+    return decideRetry({
       retriesDone: n - 1,
       maxRetries: this.options.maxRetries,
       classification,
@@ -177,7 +213,6 @@ export class GuardedCall {
       random: this.options.random,
       maxRetryAfterMs: this.options.maxRetryAfterMs,
     });
-    return decision.retry ? decision.delayMs : undefined;
   }
 
   /**

@@ -4,12 +4,12 @@ import type { ToolExecutionOptions } from 'ai';
 export type LooseExecute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown;
 
 /**
- * A copy of `tool` with `overrides`: every own property kept with its descriptor (non-enumerable ones such as the
- * SDK's `experimental_toolCaller` included) and the same prototype (class-based tools keep their methods). A
- * spread (`{ ...tool }`) would drop both.
+ * A copy of `object` (a tool, an SDK event) with `overrides`: every own property kept with its descriptor
+ * (non-enumerable ones such as the SDK's `experimental_toolCaller` included) and the same prototype (class-based tools
+ * keep their methods, class-based events their getters). A spread (`{ ...tool }`) would drop both.
  */
-export function copyTool<T extends object>(tool: T, overrides: Record<PropertyKey, unknown>): T {
-  const copy = Object.create(Object.getPrototypeOf(tool), Object.getOwnPropertyDescriptors(tool)) as T;
+export function copyWith<T extends object>(object: T, overrides: Record<PropertyKey, unknown>): T {
+  const copy = Object.create(Object.getPrototypeOf(object), Object.getOwnPropertyDescriptors(object)) as T;
   for (const key of Reflect.ownKeys(overrides)) {
     Object.defineProperty(copy, key, {
       value: overrides[key],

@@ -7,7 +7,7 @@ import { TurnDeadline, type TurnDeadlineReport } from '../../src/policy/turn-dea
 import { isAsyncIterable } from '../../src/util/shape.js';
 import type { Sleep } from '../../src/util/time.js';
 import { checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
-import { boundExecute, copyTool } from './tool-copy.js';
+import { boundExecute, copyWith } from './tool-copy.js';
 import { judgeToolFailure } from './tool-failure.js';
 
 /** Run-level deadline settings (`turnTimeoutMs` on the drop-ins and on `withTurnDeadline`). */
@@ -82,7 +82,7 @@ function forModel(error: TurnDeadlineError, toolName: string, toolCallId: string
 function withDeadline(name: string, tool: Tool, deadline: TurnDeadline): Tool {
   const execute = boundExecute(tool);
   if (execute === undefined) return tool;
-  return copyTool(tool, {
+  return copyWith(tool, {
     execute: (input: unknown, options: ToolExecutionOptions<unknown>) => {
       const forTheModel = (error: unknown) => {
         throw TurnDeadlineError.isInstance(error) ? forModel(error, name, options.toolCallId) : error;
