@@ -150,9 +150,10 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
   }
   const guard = (model: LanguageModel) => wrapLanguageModel({ model: resolveModel(model), middleware });
   const prepareStep = sdkOptions.prepareStep;
+  const guardedModel = guard(options.model);
   const guarded = {
     ...sdkOptions,
-    model: guard(options.model),
+    model: guardedModel,
     maxRetries: 0,
     streamRetries: undefined,
     // The guard watches chunks while streaming; `generateText` keeps the option, and so the SDK's warning about it.
@@ -164,11 +165,14 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     ...asTheCallerSees(sdkOptions, {
       tools: [sdkOptions.tools, options.tools],
       maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries,
+      timeout: options.timeout,
     }),
     prepareStep:
       prepareStep &&
       (async (step: Parameters<typeof prepareStep>[0]) => {
-        const result = await prepareStep(step);
+        // The caller's step function sees the caller's model; a model it returns is guarded too.
+        const own = step.model === guardedModel ? copyWith(step, { model: options.model }) : step;
+        const result = await prepareStep(own);
         return result?.model === undefined ? result : { ...result, model: guard(result.model) };
       }),
   };
@@ -179,12 +183,12 @@ const callbackName = /^(experimental_)?on[A-Z]/;
 
 /**
  * The SDK's callbacks (`onStart`, `onStepStart`, `onEnd`, …), receiving what they would without the drop-in: the
- * caller's own tools object where the SDK reports the wrapped one, and the caller's `maxRetries` where it reports the
- * 0 it runs with. Other events pass unchanged.
+ * caller's own tools object where the SDK reports the wrapped one, and the caller's `maxRetries` and `timeout` where
+ * it reports the ones it runs with (0; no `chunkMs`, which the guard took over). Other events pass unchanged.
  */
 function asTheCallerSees(
   options: object,
-  view: { tools: [sdk: unknown, caller: unknown]; maxRetries?: number },
+  view: { tools: [sdk: unknown, caller: unknown]; maxRetries?: number; timeout?: unknown },
 ): Record<string, unknown> {
   const [sdkTools, callerTools] = view.tools;
   const rewrite = (event: unknown): unknown => {
@@ -193,6 +197,7 @@ function asTheCallerSees(
     if (sdkTools !== undefined && (event as { tools?: unknown }).tools === sdkTools)
       overrides.tools = callerTools;
     if (view.maxRetries !== undefined && 'maxRetries' in event) overrides.maxRetries = view.maxRetries;
+    if (view.timeout !== undefined && 'timeout' in event) overrides.timeout = view.timeout;
     return Object.keys(overrides).length === 0 ? event : copyWith(event, overrides);
   };
   const out: Record<string, unknown> = {};

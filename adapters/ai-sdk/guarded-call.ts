@@ -9,6 +9,7 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamResult,
+  LanguageModelV4Usage,
   LanguageModelV4StreamPart as Part,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
@@ -120,7 +121,7 @@ export class GuardedCall {
             attempt.stop();
             return { stream: erroredStream(toError(final)) };
           }
-          this.options.reportFailure(toError(final));
+          if (!this.params.abortSignal?.aborted) this.options.reportFailure(toError(final));
           // The SDK's way: an error part is relayed with the rest of its stream; a thrown error is rethrown.
           if (inBand && opened)
             return { ...opened, stream: this.#relayRest(attempt, [...preamble, inBand.part]) };
@@ -161,7 +162,13 @@ export class GuardedCall {
    */
   #asTheSdkWould(error: unknown, exhausted: boolean): unknown {
     const errors = this.#earlyErrors;
-    if (this.options.reportFailure === undefined || this.options.maxRetries === 0 || errors.length === 1) {
+    const aborted = this.params.abortSignal?.aborted === true;
+    if (
+      this.options.reportFailure === undefined ||
+      aborted ||
+      this.options.maxRetries === 0 ||
+      errors.length === 1
+    ) {
       return error;
     }
     const text = sdkErrorMessage(error);
@@ -339,17 +346,25 @@ export class GuardedCall {
     const final = toError(error);
     this.#emit('stream_failed', { attempt: record, attempts: [...this.#attempts], error: final });
     const report = this.options.reportFailure;
-    if (report === undefined) {
+    // The caller's abort (or the SDK's own timeout) is the SDK's to report (`onAbort`), as without the guard.
+    if (report === undefined || this.params.abortSignal?.aborted) {
+      relayFrom?.stop();
       controller.error(final);
       return;
     }
     report(final);
     controller.enqueue({ type: 'error', error });
-    if (relayFrom === undefined) {
-      controller.close();
+    if (relayFrom !== undefined) {
+      void this.#drainInto(relayFrom, controller);
       return;
     }
-    void this.#drainInto(relayFrom, controller);
+    // No provider finish follows (a broken stream, a failed recovery): end the call as the SDK expects a call to end.
+    controller.enqueue({
+      type: 'finish',
+      finishReason: { unified: 'error', raw: undefined },
+      usage: unknownUsage,
+    });
+    controller.close();
   }
 
   /** Relays the rest of a failed attempt's provider stream (after its error part), then closes. */
@@ -391,6 +406,12 @@ export class GuardedCall {
     this.options.emit(type, payload);
   }
 }
+
+/** The usage of a call whose provider never reported it. */
+const unknownUsage: LanguageModelV4Usage = {
+  inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+};
 
 const interrupted: Classification = { kind: 'transient', reason: 'finish:interrupted' };
 

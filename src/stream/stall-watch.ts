@@ -62,7 +62,16 @@ export class StallWatch {
       // Unarmed, wake again after `ms`: a read armed meanwhile is then due no earlier than this wake-up.
       const wait = this.#since === undefined ? this.#ms : this.#since + this.#ms - this.#clock.now();
       if (wait <= 0) return this.#onStall(new StreamStalledError({ stallTimeoutMs: this.#ms }));
+      const before = this.#clock.now();
       await this.#sleep(wait, this.#stop.signal);
+      // A sleep that returns before its time (an instant test sleep) must not starve the event loop: the reads this
+      // watch waits for settle in later tasks.
+      if (this.#clock.now() - before < wait) await nextTask();
     }
   }
+}
+
+/** Resolves in a later task (not a microtask), so I/O and timers run in between. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
