@@ -1,7 +1,9 @@
 /**
  * Section: a stream cut mid-answer, side by side. The plain AI SDK with `streamRetries: 2` re-streams and the
  * user reads the first words twice; graceful-ai's drop-in `streamText` degrades to one non-streaming request and
- * sends only the missing remainder, so the user reads one seamless answer.
+ * sends only the missing remainder, so the user reads one seamless answer. Then a revoked key mid-answer, which
+ * nothing can recover: reported exactly as the AI SDK reports it (onError, the chat UI's error chunk), and
+ * `result.text` rejects instead of passing the partial answer off as complete.
  */
 import { streamText as sdkStreamText } from 'ai';
 import { isResetPart } from '../../adapters/ai-sdk/reset-part.js';
@@ -68,5 +70,30 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
   }
   if (seen === answer) print.info('one seamless answer: each character exactly once.');
   else problems.push('graceful-ai: the answer differs from the full answer');
+
+  print.info('graceful-ai streamText, the key revoked mid-answer — what the app and a useChat UI get:');
+  ctx.script([
+    reply.text(answer, {
+      chunkChars: 6,
+      fault: streamFault.error({
+        afterChars: 12,
+        code: 'invalid_api_key',
+        message: 'Incorrect API key provided',
+      }),
+    }),
+  ]);
+  print.user(prompt);
+  let reported = 0;
+  const revoked = streamText({ model: ctx.model(), prompt, onError: () => void reported++ });
+  const chunks: string[] = [];
+  for await (const chunk of revoked.toUIMessageStream()) chunks.push(chunk.type);
+  print.note(`onError called ${reported} time(s); UI chunks: ${chunks.join(', ')}`);
+  const text = await revoked.text.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (reported === 1 && chunks.includes('error') && text !== undefined) {
+    print.info(`result.text rejects: ${String(text).slice(0, 80)}…`);
+  } else problems.push('graceful-ai: a revoked key mid-answer was not reported as the SDK reports it');
   return { section: 'streaming', problems };
 }
