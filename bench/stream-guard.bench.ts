@@ -57,8 +57,9 @@ async function judgedRatio(
   b: () => Promise<number>,
   target: number,
   what: string,
+  rounds = 60,
 ): Promise<BenchResultOf> {
-  const { medianA, medianB, ratio, roundRatios } = await compareAlternating(a, b, { rounds: 60, warmup: 10 });
+  const { medianA, medianB, ratio, roundRatios } = await compareAlternating(a, b, { rounds, warmup: 10 });
   const roundRatio = median(roundRatios);
   return {
     name,
@@ -73,7 +74,7 @@ async function judgedRatio(
     },
     target: `ratio <= ${target}`,
     met: roundRatio <= target,
-    notes: `${what}; ratio = median of per-round ratios (rounds alternate A,B / B,A after 10 warmup rounds)`,
+    notes: `${what}; ratio = median of ${rounds} per-round ratios (rounds alternate A,B / B,A after 10 warmup rounds)`,
   };
 }
 
@@ -189,6 +190,8 @@ export const benches: Bench[] = [
         () => consumeText(streamText({ model, prompt: 'x' }).textStream),
         1.03,
         "the same call through 'ai' and through 'graceful-ai' (guard, turn deadline, result proxy)",
+        // A 3% target is inside this machine's round-to-round noise: more rounds narrow the median's estimate.
+        150,
       );
     },
   },

@@ -642,10 +642,11 @@ const outputScenarios: Scenario[] = outputCases.map((c) => ({
 
 // ---- D. errors before any output: status × outcome × maxRetries ----
 
-const retryable = new Set([429, 500, 503]);
+// Retried by both: the SDK's `isRetryable` (429, 5xx) and the guard's classifier agree on these.
+const retryable = new Set([429, 500, 502, 503, 504]);
 
 const beforeOutputScenarios: Scenario[] = [];
-for (const status of [400, 401, 429, 500, 503]) {
+for (const status of [400, 401, 403, 404, 429, 500, 502, 503, 504]) {
   const outcomes = retryable.has(status) ? (['always', 'once'] as const) : (['always'] as const);
   for (const outcome of outcomes) {
     for (const maxRetries of [undefined, 0, 1] as const) {
