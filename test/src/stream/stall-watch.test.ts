@@ -115,3 +115,28 @@ describe('StallWatch', () => {
     expect(h.waits).toEqual([100]);
   });
 });
+
+describe('StallWatch with a sleep that returns at once', () => {
+  it('does not starve the event loop: a read settling in a later task is seen before the stall', async () => {
+    // An instant test sleep (as `streamGuard({ sleep: async () => {} })` injects) on the real clock: without a task
+    // boundary between wake-ups the watch would spin on microtasks and the timer below could never fire.
+    // The sleep gives up after 10,000 calls, so a regression fails this test instead of hanging it.
+    let sleeps = 0;
+    const stalls: StreamStalledError[] = [];
+    const watch = new StallWatch({
+      ms: 60_000,
+      clock: { now: () => Date.now() },
+      sleep: async () => {
+        if (++sleeps > 10_000) throw new Error('spinning');
+      },
+      onStall: (error) => stalls.push(error),
+    });
+    watch.start();
+    watch.arm();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    watch.disarm();
+    watch.stop();
+    expect(stalls).toEqual([]);
+    expect(sleeps).toBeLessThan(1_000);
+  });
+});
