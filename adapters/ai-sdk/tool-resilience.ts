@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tool, ToolExecutionOptions } from 'ai';
 import { modelText } from '../../src/errors/model-text.js';
 import { defaultTelemetry } from '../../src/observe/tool-telemetry.js';
@@ -14,6 +14,7 @@ import {
   type ToolPolicyOutcome,
 } from '../../src/policy/tool-policy.js';
 import { read } from '../../src/util/guarded.js';
+import { optionalBuiltin } from '../../src/util/node-builtin.js';
 import { isAsyncIterable } from '../../src/util/shape.js';
 import { checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
 import { boundExecute, type LooseExecute } from './tool-copy.js';
@@ -41,14 +42,30 @@ export interface ResilientInvocation {
   options: ToolExecutionOptions<unknown>;
 }
 
-const turnTraces = new AsyncLocalStorage<TurnTrace>();
+type TraceStorage = AsyncLocalStorage<TurnTrace>;
+let turnTraces: TraceStorage | null | undefined;
+
+/**
+ * The storage that carries a turn's trace into its tool calls, created at first use from what the runtime provides:
+ * Node's `node:async_hooks`, or a global `AsyncLocalStorage` (Next.js edge, workerd with `nodejs_als`). `null` where
+ * there is none: `traceTurn` then runs without a trace.
+ */
+function traceStorage(): TraceStorage | null {
+  if (turnTraces !== undefined) return turnTraces;
+  const Storage =
+    optionalBuiltin<{ AsyncLocalStorage: new () => TraceStorage }>('node:async_hooks')?.AsyncLocalStorage ??
+    (globalThis as { AsyncLocalStorage?: new () => TraceStorage }).AsyncLocalStorage;
+  turnTraces = Storage ? new Storage() : null;
+  return turnTraces;
+}
 
 /**
  * Records the resilience decisions of every wrapped tool that runs inside `run` (e.g. one `generateText` call)
  * into `trace`, whatever telemetry the tools were wrapped with: `traceTurn(trace, () => generateText({...}))`.
  */
 export function traceTurn<T>(trace: TurnTrace, run: () => T): T {
-  return turnTraces.run(trace, run);
+  const storage = traceStorage();
+  return storage ? storage.run(trace, run) : run();
 }
 
 const breakerStores = new WeakMap<object, InMemoryBreakerStore>();
@@ -176,7 +193,7 @@ export function resilientInvoker<C extends ResilientInvocation>(
   const baseTelemetry = options.runtime?.telemetry ?? defaultTelemetry;
   /** The calling turn's trace, if the call runs inside `traceTurn`. */
   const telemetryOfCall = () => {
-    const trace = turnTraces.getStore();
+    const trace = turnTraces?.getStore();
     return trace ? baseTelemetry.withTrace(trace) : undefined;
   };
   const fallback = fallbackOf(options.fallback, name);

@@ -1,4 +1,4 @@
-import { debuglog } from 'node:util';
+import { optionalBuiltin, runtimeProcess } from '../util/node-builtin.js';
 
 /** A pluggable logger; pass `console` or your own. Every method is optional to call sites (all are present). */
 export interface Logger {
@@ -8,19 +8,52 @@ export interface Logger {
   error(message: string, data?: Record<string, unknown>): void;
 }
 
-const log = debuglog('graceful-ai');
+type Write = (format: string, ...args: unknown[]) => void;
 
-function write(level: string) {
+/** Whether `NODE_DEBUG` names graceful-ai (comma- or space-separated sections, `*` wildcards, as Node reads it). */
+export function debugRequested(nodeDebug: string | undefined): boolean {
+  if (!nodeDebug) return false;
+  return nodeDebug
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .some((section) =>
+      new RegExp(`^${section.replace(/[|\\{}()[\]^$+?.]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(
+        'graceful-ai',
+      ),
+    );
+}
+
+let write: Write | undefined;
+
+/**
+ * Decided at the first log line, not at module load: silent unless `NODE_DEBUG` names graceful-ai where the runtime
+ * has `process.env` (so a runtime whose `debuglog` is always on, such as workerd, stays quiet); then Node's
+ * `util.debuglog` format, or `console.error` where there is no `node:util`.
+ */
+function writer(): Write {
+  if (write !== undefined) return write;
+  if (!debugRequested(runtimeProcess()?.env?.NODE_DEBUG)) {
+    write = () => {};
+    return write;
+  }
+  const util = optionalBuiltin<{ debuglog(section: string): Write }>('node:util');
+  write = util
+    ? util.debuglog('graceful-ai')
+    : (format, ...args) => console.error(`GRACEFUL-AI ${format}`, ...args);
+  return write;
+}
+
+function level(name: string) {
   return (message: string, data?: Record<string, unknown>) => {
-    if (data === undefined) log('%s %s', level, message);
-    else log('%s %s %o', level, message, data);
+    if (data === undefined) writer()('%s %s', name, message);
+    else writer()('%s %s %o', name, message, data);
   };
 }
 
-/** Logs nothing unless `NODE_DEBUG=graceful-ai` (Node's `util.debuglog`). */
+/** Logs nothing unless `NODE_DEBUG=graceful-ai` (read at the first log line; Node's `util.debuglog` format). */
 export const defaultLogger: Logger = {
-  debug: write('debug'),
-  info: write('info'),
-  warn: write('warn'),
-  error: write('error'),
+  debug: level('debug'),
+  info: level('info'),
+  warn: level('warn'),
+  error: level('error'),
 };

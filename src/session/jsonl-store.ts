@@ -1,23 +1,22 @@
-import {
-  closeSync,
-  constants,
-  existsSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import type * as NodeFs from 'node:fs';
 import {
   SessionFileCorruptError,
   SessionLockedError,
   SessionStoreClosedError,
 } from '../errors/session-errors.js';
 import { defaultLogger, type Logger } from '../observe/logger.js';
+import { requireBuiltin } from '../util/node-builtin.js';
 import { checkFunction, checkOptionsObject } from '../util/validate.js';
 import type { SessionEntry } from './entries.js';
 import type { SessionMessage } from './message.js';
 import type { SessionStore } from './store.js';
+
+/** `node:fs`, resolved when a store is opened (the module loads in runtimes without it). */
+const fs = () =>
+  requireBuiltin<typeof NodeFs>(
+    'node:fs',
+    'JsonlSessionStore (session files; elsewhere use InMemorySessionStore or your own SessionStore)',
+  );
 
 /** Options of {@link JsonlSessionStore}. */
 export interface JsonlSessionStoreOptions {
@@ -55,17 +54,18 @@ export class JsonlSessionStore<M extends SessionMessage = SessionMessage> implem
     try {
       const { entries, validBytes, tornLine, unterminated } = readEntries<M>(path);
       this.#entries = entries;
-      this.#fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, 0o600);
-      if (unterminated) writeSync(this.#fd, '\n');
+      const { O_WRONLY, O_CREAT, O_APPEND } = fs().constants;
+      this.#fd = fs().openSync(path, O_WRONLY | O_CREAT | O_APPEND, 0o600);
+      if (unterminated) fs().writeSync(this.#fd, '\n');
       if (tornLine !== undefined) {
         logger.warn(`graceful-ai: skipped a torn last line in ${path} (line ${tornLine}); it was cut off`, {
           path,
           line: tornLine,
         });
-        ftruncateSync(this.#fd, validBytes);
+        fs().ftruncateSync(this.#fd, validBytes);
       }
     } catch (error) {
-      rmSync(this.#lockPath, { force: true });
+      fs().rmSync(this.#lockPath, { force: true });
       throw error;
     }
   }
@@ -79,15 +79,15 @@ export class JsonlSessionStore<M extends SessionMessage = SessionMessage> implem
       throw new SessionStoreClosedError({ path: this.path });
     }
     // One write call per line: a crash tears at most this line, which the next open skips.
-    writeSync(this.#fd, `${JSON.stringify(entry)}\n`);
+    fs().writeSync(this.#fd, `${JSON.stringify(entry)}\n`);
     this.#entries.push(entry);
   }
 
   close(): void {
     if (this.#fd === undefined) return;
-    closeSync(this.#fd);
+    fs().closeSync(this.#fd);
     this.#fd = undefined;
-    rmSync(this.#lockPath, { force: true });
+    fs().rmSync(this.#lockPath, { force: true });
   }
 }
 
@@ -102,8 +102,8 @@ interface FileContents<M extends SessionMessage> {
 }
 
 function readEntries<M extends SessionMessage>(path: string): FileContents<M> {
-  if (!existsSync(path)) return { entries: [], validBytes: 0 };
-  const lines = readFileSync(path, 'utf8').split('\n');
+  if (!fs().existsSync(path)) return { entries: [], validBytes: 0 };
+  const lines = fs().readFileSync(path, 'utf8').split('\n');
   // Every line a writer finished ends with '\n', so the element after the last '\n' is '' unless a write was torn.
   const tail = lines.pop() ?? '';
   const entries: SessionEntry<M>[] = [];
@@ -129,9 +129,9 @@ function readEntries<M extends SessionMessage>(path: string): FileContents<M> {
 function acquireLock(path: string, lockPath: string, alive: (pid: number) => boolean): void {
   for (let tries = 0; tries < 2; tries++) {
     try {
-      const fd = openSync(lockPath, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+      const fd = fs().openSync(lockPath, 'wx', 0o600);
+      fs().writeSync(fd, String(process.pid));
+      fs().closeSync(fd);
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -139,7 +139,7 @@ function acquireLock(path: string, lockPath: string, alive: (pid: number) => boo
       if (pid !== undefined && alive(pid)) throw new SessionLockedError({ path, pid });
       if (pid === undefined && tries > 0) throw new SessionLockedError({ path });
       // Stale: its process is gone (or the lock is unreadable); take it over once.
-      rmSync(lockPath, { force: true });
+      fs().rmSync(lockPath, { force: true });
     }
   }
   throw new SessionLockedError({ path, pid: readPid(lockPath) });
@@ -147,7 +147,7 @@ function acquireLock(path: string, lockPath: string, alive: (pid: number) => boo
 
 function readPid(lockPath: string): number | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+    const pid = Number.parseInt(fs().readFileSync(lockPath, 'utf8'), 10);
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;

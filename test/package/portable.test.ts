@@ -1,0 +1,59 @@
+/**
+ * The main entry loads wherever `ai` does (edge runtimes, workerd without `nodejs_compat`): no Node built-in may be
+ * reachable from it at load time. Checked on the built graph (esbuild's metafile), not on the source: a type-only
+ * import or a built-in resolved lazily (`process.getBuiltinModule`) is fine, a static or dynamic import is not.
+ */
+import { builtinModules } from 'node:module';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { debugRequested } from '../../src/observe/logger.js';
+
+const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+
+async function importsOf(contents: string): Promise<string[]> {
+  const result = await build({
+    stdin: { contents, resolveDir: process.cwd(), loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    // Built-ins are external too, so any that is reached shows up among the imports.
+    external: ['ai', '@ai-sdk/*', ...nodeBuiltins],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return Object.values(result.metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
+}
+
+describe('the main entry is portable', () => {
+  it.each([
+    ['the whole main entry', "export * from './adapters/ai-sdk/index.ts';"],
+    ['import { streamText }', "export { streamText } from './adapters/ai-sdk/index.ts';"],
+    ['import { streamGuard }', "export { streamGuard } from './adapters/ai-sdk/index.ts';"],
+  ])('%s reaches no Node built-in at load time (only ai is external)', async (_, entry) => {
+    const imports = await importsOf(entry);
+    expect(imports.filter((path) => nodeBuiltins.has(path) || path.startsWith('node:'))).toEqual([]);
+    expect(new Set(imports)).toEqual(new Set(['ai']));
+  });
+
+  it('the scan would catch one: a module that imports node:fs statically', async () => {
+    expect(await importsOf("export { readFileSync } from 'node:fs';")).toContain('node:fs');
+  });
+});
+
+describe('debug logging is off unless NODE_DEBUG names graceful-ai', () => {
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['http,net', false],
+    ['graceful-ai', true],
+    ['GRACEFUL-AI', true],
+    ['http, graceful-ai', true],
+    ['graceful-*', true],
+    ['*', true],
+    ['graceful', false],
+  ])('NODE_DEBUG=%j → %s', (value, expected) => {
+    expect(debugRequested(value)).toBe(expected);
+  });
+});
