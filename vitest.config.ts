@@ -1,9 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, 'test/next/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'threads',
