@@ -29,7 +29,7 @@ export class StreamFailedError extends GracefulError {
   constructor(fields: StreamErrorFields) {
     super(
       'StreamFailedError',
-      `The model stream failed: ${fields.message}. The answer is incomplete; fix the cause (see \`code\`/\`statusCode\`) and ask again.`,
+      `The model stream failed: ${withoutFinalStop(fields.message)}. The answer is incomplete; fix the cause (see \`code\`/\`statusCode\`) and ask again.`,
       { cause: fields },
     );
     this.type = fields.type;
@@ -41,4 +41,14 @@ export class StreamFailedError extends GracefulError {
   static override isInstance(error: unknown): error is StreamFailedError {
     return hasMarker(error, errorMarker('StreamFailedError'));
   }
+}
+
+/**
+ * The message without its trailing full stops and spaces, so the sentence built on it has exactly one. A loop, not a
+ * regex: `/[.\s]+$/` is quadratic on a long run of dots (provider text is attacker-sized).
+ */
+function withoutFinalStop(message: string): string {
+  let end = message.length;
+  while (end > 0 && (message[end - 1] === '.' || message[end - 1]!.trim() === '')) end--;
+  return message.slice(0, end);
 }

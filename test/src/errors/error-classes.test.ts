@@ -211,3 +211,14 @@ describe('error classes follow the house rule', () => {
     expect(exported.length).toBeGreaterThan(0);
   });
 });
+
+describe('StreamFailedError', () => {
+  it('ends the provider message with exactly one full stop', async () => {
+    const { StreamFailedError } = await import('../../../src/errors/stream-failed-error.js');
+    for (const message of ['Overloaded', 'Overloaded.', 'Overloaded. ']) {
+      expect(new StreamFailedError({ message } as never).message).toMatch(
+        /^The model stream failed: Overloaded\. The/,
+      );
+    }
+  });
+});
