@@ -3,23 +3,10 @@
  * that every entry point in package.json `exports` imports at run time and type-checks from a
  * consumer's TypeScript file. Run with `npm run pack:check`; test/package/pack.test.ts runs it too.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-
-const root = resolve(import.meta.dirname, '..');
-const bin = join(root, 'node_modules', '.bin');
-const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
-
-function run(cmd: string, args: string[], cwd: string): string {
-  try {
-    return execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout}${stderr}`, { cause: error });
-  }
-}
+import { basename, join, resolve } from 'node:path';
+import { packInto, root, run } from './run.js';
 
 /** Every entry point the package exports (`graceful-ai`, `graceful-ai/testing`, …), from package.json. */
 const entryPoints = Object.keys(
@@ -32,10 +19,7 @@ const entryPoints = Object.keys(
 export function packCheck(): { tarball: string; exports: Record<string, string[]> } {
   const work = mkdtempSync(join(tmpdir(), 'graceful-ai-pack-'));
   try {
-    const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], root)) as Array<{
-      filename: string;
-    }>;
-    const tarball = join(work, packed[0]!.filename);
+    const tarball = packInto(work);
     const app = join(work, 'app');
     run('mkdir', ['-p', app], work);
     writeFileSync(
@@ -119,7 +103,7 @@ export const clock: Clock = { now: () => 0 };\n`,
       }),
     );
     run(join(root, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], app);
-    return { tarball: packed[0]!.filename, exports };
+    return { tarball: basename(tarball), exports };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -5,32 +5,20 @@
  * node) stream from a mock model whose first stream is cut mid-answer; the body must be the whole answer, each
  * character once. Run with `npm run test:next` (not part of `npm test`: it installs Next.js and builds twice).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packInto, root, run as runIn, toolEnv } from '../../scripts/run.js';
 
 const ANSWER = 'Paris is the capital of France.';
-const root = resolve(import.meta.dirname, '../..');
 const app = join(root, 'examples', 'next-app');
 const nextBin = join(app, 'node_modules', 'next', 'dist', 'bin', 'next');
-const env = {
-  ...process.env,
-  PATH: `${join(root, 'node_modules', '.bin')}:${process.env.PATH}`,
-  NEXT_TELEMETRY_DISABLED: '1',
-};
-
-function run(cmd: string, args: string[], cwd: string): string {
-  try {
-    return execFileSync(cmd, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd}:\n${stdout}${stderr}`, { cause: error });
-  }
-}
+const env = toolEnv({ NEXT_TELEMETRY_DISABLED: '1' });
+const run = (cmd: string, args: string[], cwd: string) => runIn(cmd, args, cwd, env);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -96,14 +84,7 @@ beforeAll(() => {
   const t0 = performance.now();
   work = mkdtempSync(join(tmpdir(), 'graceful-ai-next-'));
   timed('npm ci (app)', () => run('npm', ['ci', '--no-audit', '--no-fund'], app));
-  const packed = timed(
-    'npm pack',
-    () =>
-      JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], root)) as Array<{
-        filename: string;
-      }>,
-  );
-  const tarball = join(work, packed[0]!.filename);
+  const tarball = timed('npm pack', () => packInto(work));
   // --no-save: package.json and the app's lockfile stay as committed.
   timed('install tarball', () =>
     run('npm', ['install', '--no-save', '--no-audit', '--no-fund', tarball], app),
@@ -131,9 +112,9 @@ describe.each([
     expect(log).toMatch(/ƒ \/api\/node/);
 
     const t0 = performance.now();
-    const { server, output } = await start(await freePort());
+    const port = await freePort();
+    const { server, output } = await start(port);
     started.push(server);
-    const port = Number(server.spawnargs[server.spawnargs.indexOf('-p') + 1]);
     try {
       for (const route of ['edge', 'node']) {
         const response = await fetch(`http://127.0.0.1:${port}/api/${route}`);

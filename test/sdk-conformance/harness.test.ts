@@ -3,6 +3,7 @@
  * differences applied). This proves the normaliser removes every source of non-determinism and that each
  * scenario is reproducible, so a difference in conformance.test.ts is the drop-in's, not the harness's.
  */
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { type LanguageModel, wrapLanguageModel } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compare } from './compare.js';
@@ -76,47 +77,34 @@ function spreadTools(options: Options): Options {
   return { ...options, tools: copies };
 }
 
-const withMetadata = (model: LanguageModel) =>
-  wrapLanguageModel({
-    model: model as Exclude<LanguageModel, string>,
-    middleware: {
-      specificationVersion: 'v4',
-      wrapStream: async ({ doStream }) => {
-        const result = await doStream();
-        const stream = result.stream.pipeThrough(
-          new TransformStream({
-            transform(part, controller) {
-              controller.enqueue(
-                part.type === 'finish'
-                  ? { ...part, providerMetadata: { 'graceful-ai': { attempts: [] } } }
-                  : part,
-              );
-            },
-          }),
-        );
-        return { ...result, stream };
+/** The model with each stream part passed through `map` (a part mapped to `undefined` is dropped). */
+const mapParts =
+  (map: (part: LanguageModelV4StreamPart) => LanguageModelV4StreamPart | undefined) =>
+  (model: LanguageModel) =>
+    wrapLanguageModel({
+      model: model as Exclude<LanguageModel, string>,
+      middleware: {
+        specificationVersion: 'v4',
+        wrapStream: async ({ doStream }) => {
+          const result = await doStream();
+          const stream = result.stream.pipeThrough(
+            new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
+              transform(part, controller) {
+                const mapped = map(part);
+                if (mapped !== undefined) controller.enqueue(mapped);
+              },
+            }),
+          );
+          return { ...result, stream };
+        },
       },
-    },
-  });
+    });
 
-const withoutErrorParts = (model: LanguageModel) =>
-  wrapLanguageModel({
-    model: model as Exclude<LanguageModel, string>,
-    middleware: {
-      specificationVersion: 'v4',
-      wrapStream: async ({ doStream }) => {
-        const result = await doStream();
-        const stream = result.stream.pipeThrough(
-          new TransformStream({
-            transform(part, controller) {
-              if (part.type !== 'error') controller.enqueue(part);
-            },
-          }),
-        );
-        return { ...result, stream };
-      },
-    },
-  });
+const withMetadata = mapParts((part) =>
+  part.type === 'finish' ? { ...part, providerMetadata: { 'graceful-ai': { attempts: [] } } } : part,
+);
+
+const withoutErrorParts = mapParts((part) => (part.type === 'error' ? undefined : part));
 
 const mistakes: { mistake: string; impl: Implementation; scenario: string; api: Api; at: RegExp }[] = [
   {
