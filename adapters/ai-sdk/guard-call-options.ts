@@ -198,7 +198,13 @@ function asTheCallerSees(
       overrides.tools = callerTools;
     if (view.maxRetries !== undefined && 'maxRetries' in event) overrides.maxRetries = view.maxRetries;
     if (view.timeout !== undefined && 'timeout' in event) overrides.timeout = view.timeout;
-    return Object.keys(overrides).length === 0 ? event : copyWith(event, overrides);
+    if (Object.keys(overrides).length === 0) return event;
+    // The SDK swallows a throw here and the caller's callback would silently not run: a frozen event gets a spread.
+    try {
+      return copyWith(event, overrides);
+    } catch {
+      return { ...event, ...overrides };
+    }
   };
   const out: Record<string, unknown> = {};
   for (const [name, callback] of Object.entries(options)) {

@@ -257,3 +257,27 @@ describe('tools keep what makes them work', () => {
     expect(seen).toEqual(['me']);
   });
 });
+
+describe('callbacks as the caller sees them', () => {
+  it('onStart gets the caller’s own tools object, even when the SDK hands over a frozen event', async () => {
+    const { guardCallOptions } = await import('../../../adapters/ai-sdk/guard-call-options.js');
+    const weather = tool({ inputSchema: z.object({ q: z.string() }), execute: async () => 'ok' });
+    const tools = { weather };
+    const seen: unknown[] = [];
+    const { options } = guardCallOptions(
+      {
+        model: scriptedModel([]),
+        tools,
+        onStart: (event: { tools: unknown }) => seen.push(event.tools),
+      } as never,
+      'generateText',
+    );
+    const sdkSide = options as unknown as { tools: unknown; onStart(event: object): void };
+    sdkSide.onStart(Object.freeze({ tools: sdkSide.tools, maxRetries: 0 }));
+    expect(sdkSide.tools).not.toBe(tools);
+    expect(seen).toEqual([tools]);
+    seen.length = 0;
+    sdkSide.onStart({ tools: sdkSide.tools });
+    expect(seen[0]).toBe(tools);
+  });
+});
