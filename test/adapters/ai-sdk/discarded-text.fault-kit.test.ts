@@ -311,7 +311,7 @@ describe.each(['chat', 'responses'] as const)('discarded text after a reset (%s)
       expect(body(requests[2])).not.toContain(DISCARDED);
     });
 
-    it.each(['streamText', 'generateText'] as const)(
+    it.each(['streamText', 'generateText', 'streamText, streamGuard: false'] as const)(
       '%s: a prompt from chat messages the client did not clean carries no discarded text',
       async (dropIn) => {
         // The client's useChat state, sent back as it is: the discarded text and the reset part included.
@@ -325,9 +325,10 @@ describe.each(['chat', 'responses'] as const)('discarded text after a reset (%s)
         const thanks: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Thanks' }] };
         const messages = await convertToModelMessages([user, shown, thanks]);
         const text =
-          dropIn === 'streamText'
-            ? await streamText({ model, messages, streamGuard: noSleep }).text
-            : (await generateText({ model, messages, streamGuard: noSleep })).text;
+          dropIn === 'generateText'
+            ? (await generateText({ model, messages, streamGuard: noSleep })).text
+            : await streamText({ model, messages, streamGuard: dropIn === 'streamText' ? noSleep : false })
+                .text;
         expect(text).toBe('You are welcome.');
         expectOnlyRecovered(requests[0], shown);
       },
