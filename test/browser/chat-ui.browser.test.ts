@@ -5,7 +5,7 @@
  * Run with `npm run test:browser` (needs /usr/bin/chromium; not part of `npm test`).
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatServer, startChatServer } from '../../examples/chat-ui/server.js';
 import {
@@ -15,7 +15,7 @@ import {
   startMockOpenAI,
   streamFault,
 } from '../../mocks/index.js';
-import { chromiumPlan, launchChromium } from './chromium.js';
+import { chromiumPlan, type LaunchedChromium, launchChromium } from './chromium.js';
 
 const QUESTION = 'What is the capital of France?';
 
@@ -91,7 +91,7 @@ if (!plan.run && !plan.fail) console.warn(`test:browser skipped: ${plan.message}
 describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
   let mock: MockOpenAIServer;
   let app: ChatServer;
-  let browser: BrowserContext;
+  let browser: LaunchedChromium;
   const pageErrors: string[] = [];
   const durations: Record<string, number> = {};
   const since = (t0: number) => Math.round(performance.now() - t0);
@@ -105,7 +105,7 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
     durations['server start (esbuild bundle)'] = since(t0);
     t0 = performance.now();
     browser = await launchChromium();
-    await browser.addInitScript(recordAssistantText);
+    await browser.context.addInitScript(recordAssistantText);
     durations['chromium launch'] = since(t0);
   });
 
@@ -122,7 +122,7 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
 
   /** A new chat: the page makes up a chat id and puts it in the address. */
   async function newChat(): Promise<Page> {
-    const page = await browser.newPage();
+    const page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(app.url);
     await page.waitForURL(/\?chat=/);

@@ -31,21 +31,31 @@ export function planChromium(installed: boolean, env: Record<string, string | un
 
 export const chromiumPlan = (): ChromiumPlan => planChromium(existsSync(chromiumPath), process.env);
 
-/**
- * Chromium with a fresh profile (`--user-data-dir` in a new temporary folder, which Playwright passes itself);
- * closing the returned context ends the browser and deletes the profile.
- */
-export async function launchChromium(): Promise<BrowserContext> {
+/** A running Chromium: its one context (pages, init scripts) and `close()`. */
+export interface LaunchedChromium {
+  context: BrowserContext;
+  /** Ends the browser, then deletes its profile. */
+  close(): Promise<void>;
+}
+
+/** Chromium with a fresh profile: `--user-data-dir` (which Playwright passes itself) in a new temporary folder. */
+export async function launchChromium(): Promise<LaunchedChromium> {
   const profile = mkdtempSync(join(tmpdir(), 'graceful-ai-chromium-'));
-  const removeProfile = () => rmSync(profile, { recursive: true, force: true });
+  // Chromium writes to its profile until it exits: delete it only after that.
+  const removeProfile = () => rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
   try {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: chromiumPath,
       headless: true,
       args: chromiumArgs,
     });
-    context.on('close', removeProfile);
-    return context;
+    return {
+      context,
+      close: async () => {
+        await context.close();
+        removeProfile();
+      },
+    };
   } catch (error) {
     removeProfile();
     throw error;
