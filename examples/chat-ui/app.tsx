@@ -7,7 +7,7 @@ import { useChat } from '@ai-sdk/react';
 import type { UIMessage } from 'ai';
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { withoutDiscarded } from './without-discarded.js'; // TEMPORARY shim: once graceful-ai/ui is merged, import from '../../adapters/ui/index.js'
+import { withoutDiscarded } from '../../adapters/ui/index.js';
 
 function Chat({ id, initialMessages }: { id: string; initialMessages: UIMessage[] }) {
   const { messages, sendMessage, status, error } = useChat({ id, messages: initialMessages });

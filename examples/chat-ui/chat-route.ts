@@ -10,7 +10,7 @@ import {
   validateUIMessages,
 } from 'ai';
 import { streamText } from '../../adapters/ai-sdk/index.js';
-import { withoutDiscarded } from './without-discarded.js'; // TEMPORARY shim: once graceful-ai/ui is merged, import from '../../adapters/ui/index.js'
+import { withoutDiscarded } from '../../adapters/ui/index.js';
 
 /** Where the chats live: messages by chat id. A Map here; a database in a real app. */
 export type ChatStore = Map<string, UIMessage[]>;
