@@ -8,6 +8,7 @@ export type {
   RateLimitBudget,
   RateLimitHeaderOptions,
   RateLimitWording,
+  ResponseFailedOptions,
   ResponseFailureCode,
 } from './openai-errors.js';
 export type { MockOptions } from './player.js';

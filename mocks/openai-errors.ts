@@ -3,6 +3,7 @@
  * inside a 200 stream (`streamFault.responseFailed`). Each shape names the public material it was checked against.
  */
 import { checkAt, checkFields, type Fields, rule } from './checks.js';
+import type { StreamFault } from './script.js';
 
 /** The per-minute budget a rate limit ran out of: tokens (TPM) or requests (RPM). */
 export type RateLimitBudget = 'tokens' | 'requests';
@@ -174,7 +175,7 @@ export type ResponseFailureCode =
   | 'insufficient_quota'
   | 'server_error';
 
-export const RESPONSE_FAILURE_CODES: ReadonlySet<string> = new Set<ResponseFailureCode>([
+const RESPONSE_FAILURE_CODES: ReadonlySet<string> = new Set<ResponseFailureCode>([
   'rate_limit_exceeded',
   'context_length_exceeded',
   'insufficient_quota',
@@ -214,11 +215,38 @@ export function responseFailure(
   }
 }
 
-/** Checks the wording option of `streamFault.responseFailed`. */
-export function checkFailureCode(where: string, code: unknown): asserts code is ResponseFailureCode {
+/** Options of `streamFault.responseFailed`. */
+export interface ResponseFailedOptions {
+  /** Output characters before the failure (0 = before any output). */
+  afterChars: number;
+  /** What the response fails with (default `server_error`). */
+  code?: ResponseFailureCode;
+  /** The message instead of the code's own. */
+  message?: string;
+  /** How a `rate_limit_exceeded` is worded (see {@link RateLimitWording}). */
+  rateLimit?: RateLimitWording;
+  /** Send the `error` event before `response.failed`, as the API does (default `true`). */
+  errorEvent?: boolean;
+}
+
+/** The in-band error fault of `streamFault.responseFailed`, its error object filled in for `code`. */
+export function responseFailedFault(where: string, options: ResponseFailedOptions): StreamFault {
+  const { code = 'server_error', message, rateLimit, errorEvent = true, ...position } = options;
   if (typeof code !== 'string' || !RESPONSE_FAILURE_CODES.has(code)) {
     throw new TypeError(
       `${where}: option 'code' must be one of ${[...RESPONSE_FAILURE_CODES].join(', ')}; got ${String(code)}.`,
     );
   }
+  if (rateLimit !== undefined) checkRateLimit(where, rateLimit, 'rateLimit.');
+  const error = responseFailure(code, rateLimit);
+  return {
+    kind: 'error',
+    format: 'response.failed',
+    ...position,
+    code,
+    message: message ?? error.message,
+    type: error.type,
+    param: error.param,
+    errorEvent,
+  };
 }

@@ -9,15 +9,14 @@
 import { checkAt, checkFields, type Fields, rule } from './checks.js';
 import { NETWORK_FAILURES, type NetworkFailure } from './network-failure.js';
 import {
-  checkFailureCode,
   checkRateLimit,
   insufficientQuotaError,
   type RateLimitHeaderOptions,
   type RateLimitWording,
-  type ResponseFailureCode,
+  type ResponseFailedOptions,
   rateLimitError,
   rateLimitHeaders,
-  responseFailure,
+  responseFailedFault,
 } from './openai-errors.js';
 
 /** OpenAI chat finish reasons; the Responses API renders them as `status` / `incomplete_details`. */
@@ -493,27 +492,8 @@ export const streamFault = {
    * `code` defaults to `server_error`; `rateLimit` words a `rate_limit_exceeded`.
    * Example: `streamFault.responseFailed({ afterChars: 0, code: 'rate_limit_exceeded' })`.
    */
-  responseFailed(at: {
-    afterChars: number;
-    code?: ResponseFailureCode;
-    message?: string;
-    rateLimit?: RateLimitWording;
-    errorEvent?: boolean;
-  }): StreamFault {
+  responseFailed(at: ResponseFailedOptions): StreamFault {
     const where = 'streamFault.responseFailed';
-    const { code = 'server_error', message, rateLimit, errorEvent = true, ...position } = at;
-    checkFailureCode(where, code);
-    if (rateLimit !== undefined) checkRateLimit(where, rateLimit, 'rateLimit.');
-    const error = responseFailure(code, rateLimit);
-    return streamFaultOf(where, {
-      kind: 'error',
-      format: 'response.failed',
-      ...position,
-      code,
-      message: message ?? error.message,
-      type: error.type,
-      param: error.param,
-      errorEvent,
-    });
+    return streamFaultOf(where, responseFailedFault(where, at));
   },
 };

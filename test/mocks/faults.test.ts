@@ -78,6 +78,17 @@ describe.each(transports)('fault kit over $name', (t) => {
         ]);
       });
 
+      it('streamed usage reaches the SDK (chat: @ai-sdk/openai asks for the usage chunk with include_usage)', async () => {
+        const { model, requests } = await start([
+          reply.text('Hello world', { usage: { inputTokens: 7, outputTokens: 3 } }),
+        ]);
+        const result = streamText({ model, prompt: 'hi', maxRetries: 0 });
+        expect(await result.usage).toMatchObject({ inputTokens: 7, outputTokens: 3, totalTokens: 10 });
+        if (api === 'chat') {
+          expect(requests[0]?.body).toMatchObject({ stream_options: { include_usage: true } });
+        }
+      });
+
       it('splits streamed text into chunkChars-sized deltas', async () => {
         const { model } = await start([reply.text('Hello', { chunkChars: 2 })]);
         expect((await consume(model)).deltas).toEqual(['He', 'll', 'o']);
