@@ -3,6 +3,14 @@
  * See docs/testing.md.
  */
 export { type OpenAIHandlers, type OpenAIHandlersOptions, openaiHandlers } from './msw.js';
+export type { NetworkFailure } from './network-failure.js';
+export type {
+  RateLimitBudget,
+  RateLimitHeaderOptions,
+  RateLimitWording,
+  ResponseFailedOptions,
+  ResponseFailureCode,
+} from './openai-errors.js';
 export type { MockOptions } from './player.js';
 export { lastToolResults, lastUserText, offeredToolNames, type ToolResultSeen } from './request.js';
 export {

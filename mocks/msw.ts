@@ -1,7 +1,8 @@
 /** The fault kit as MSW 3 request handlers (in-process, no socket). */
 import type { HttpHandler } from 'msw';
 import { abortableSleep } from '../src/policy/sleep.js';
-import { type MockOptions, ScriptPlayer, writeBody } from './player.js';
+import { systemError } from './network-failure.js';
+import { type MockOptions, type ResponsePlan, ScriptPlayer, untilAborted, writeBody } from './player.js';
 import type { Api, RecordedRequest, Script } from './script.js';
 
 // msw is an optional peer dependency: only this transport needs it, the loopback server does not.
@@ -54,7 +55,7 @@ export function openaiHandlers(script: Script, options: OpenAIHandlersOptions = 
       });
       // An abort during the delay just ends it: MSW then discards the response.
       if (plan.delayMs > 0) await abortableSleep(plan.delayMs, request.signal).catch(() => {});
-      if (plan.type === 'networkError') return HttpResponse.error();
+      if (plan.type === 'networkError') return failConnection(plan, request, HttpResponse.error());
       if (plan.ending === 'end' && plan.chunks.length === 1) {
         return new HttpResponse(plan.chunks[0], { status: plan.status, headers: plan.headers });
       }
@@ -65,6 +66,26 @@ export function openaiHandlers(script: Script, options: OpenAIHandlersOptions = 
       });
     });
   return Object.assign([handler('chat'), handler('responses')], { requests: player.requests });
+}
+
+/**
+ * A request with no response. MSW can fail a fetch in two ways: `Response.error()` (quiet, but the cause under
+ * `TypeError: fetch failed` is that Response, no system error) or a thrown error with `code` and `errno` (exactly
+ * undici's wrapping, but MSW prints it as an unhandled exception). The default `reset` stays quiet; `refused` and
+ * `dns` exist for their codes, so they throw.
+ */
+async function failConnection(
+  plan: Extract<ResponsePlan, { type: 'networkError' }>,
+  request: Request,
+  error: Response,
+): Promise<Response> {
+  if (plan.failure === 'refused' || plan.failure === 'dns')
+    throw systemError(plan.failure, new URL(request.url));
+  if (plan.failure === 'timeout') {
+    // Never answers: the client's timeout or abort ends the request (MSW then discards this response).
+    await untilAborted(request.signal);
+  }
+  return error;
 }
 
 function bodyStream(

@@ -22,6 +22,16 @@ function usage(step: AnswerStep) {
   return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
 }
 
+/** Whether the request asked for the final usage chunk (`stream_options: { include_usage: true }`). */
+function includeUsage(meta: AnswerMeta): boolean {
+  const options = meta.body.stream_options;
+  return (
+    typeof options === 'object' &&
+    options !== null &&
+    (options as { include_usage?: unknown }).include_usage === true
+  );
+}
+
 export const chatFormat: WireFormat = {
   json(step, meta) {
     const toolCalls =
@@ -55,9 +65,13 @@ export const chatFormat: WireFormat = {
     };
   },
 
+  // Chunks as recorded from the API (vercel/ai packages/openai/src/chat/__fixtures__/openai-text.chunks.txt):
+  // with `include_usage` every chunk carries `usage: null` and a last chunk `choices: []` carries the usage;
+  // without it there is neither (the `openai` client's ChatCompletionChunk.usage documents the same).
   events(step, meta, breakAt) {
     const size = step.chunkChars ?? DEFAULT_CHUNK_CHARS;
-    const chunk = (choices: unknown[], extra: object = {}) =>
+    const withUsage = includeUsage(meta);
+    const chunk = (choices: unknown[], usage: unknown = null) =>
       dataFrame({
         id: `chatcmpl-mock-${meta.n}`,
         object: 'chat.completion.chunk',
@@ -65,7 +79,7 @@ export const chatFormat: WireFormat = {
         model: meta.model,
         system_fingerprint: null,
         choices,
-        ...extra,
+        ...(withUsage ? { usage } : {}),
       });
     const delta = (d: object, finish: string | null = null) =>
       chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
@@ -96,20 +110,24 @@ export const chatFormat: WireFormat = {
       });
     }
     events.push({ frame: delta({}, finishReasonOf(step)), chars: 0, output: true });
-    events.push({ frame: chunk([], { usage: usage(step) }), chars: 0, output: true });
+    if (withUsage) events.push({ frame: chunk([], usage(step)), chars: 0, output: true });
     events.push({ frame: 'data: [DONE]\n\n', chars: 0, output: true });
     return events;
   },
 
   errorFrame: (fault: ErrorFault, meta: AnswerMeta) => dataFrame(chatFormat.errorBody(fault, meta)),
 
-  /** Chat has no failed-response object: every format is an error body (`response.failed` like `openai`). */
+  /**
+   * Chat has no failed-response object: every format is an error body (`response.failed` like `openai`), the
+   * error object OpenAI sends (`{ message, type, param, code }`).
+   */
   errorBody(fault: ErrorFault) {
     const message = errorMessageOf(fault);
     if (fault.format === 'anthropic-overloaded') {
       return { type: 'error', error: { type: fault.code ?? 'overloaded_error', message } };
     }
-    return { error: { message, type: 'server_error', param: null, code: fault.code ?? 'server_error' } };
+    const code = fault.code ?? 'server_error';
+    return { error: { message, type: fault.type ?? 'server_error', param: fault.param ?? null, code } };
   },
 
   garbledFrame: () => 'data: {"id":"chatcmpl-garbled","choices":[{"index":0,"delta":{"cont\n\n',

@@ -77,13 +77,23 @@ function responseObject(step: AnswerStep, meta: AnswerMeta, state: 'in_progress'
   };
 }
 
-function failedResponse(fault: ErrorFault, meta: AnswerMeta) {
-  const error = {
-    type: 'server_error',
-    code: fault.code ?? 'server_error',
-    message: errorMessageOf(fault),
-    param: null,
-  };
+/** The error object of an in-band failure: `{ type, code, message, param }`. */
+const errorObject = (fault: ErrorFault) => ({
+  type: fault.type ?? 'server_error',
+  code: fault.code ?? 'server_error',
+  message: errorMessageOf(fault),
+  param: fault.param ?? null,
+});
+
+/**
+ * A failed response. Streamed, its `error` holds only `code` and `message`, as recorded from the API (vercel/ai
+ * packages/openai/src/responses/__fixtures__/openai-error.1.chunks.txt) and typed by the `openai` client
+ * (`ResponseError`); a non-streamed body keeps the whole error object, which `@ai-sdk/openai`'s response schema
+ * requires (`type` included).
+ */
+function failedResponse(fault: ErrorFault, meta: AnswerMeta, streamed: boolean) {
+  const { code, message, ...rest } = errorObject(fault);
+  const error = streamed ? { code, message } : { ...rest, code, message };
   return {
     id: ids(meta).response,
     object: 'response',
@@ -172,8 +182,14 @@ export const responsesFormat: WireFormat = {
       return eventFrame({ type: 'error', error: { type: fault.code ?? 'overloaded_error', message } });
     }
     if (fault.format === 'response.failed') {
-      const response = failedResponse(fault, meta);
-      return eventFrame({ type: 'response.failed', sequence_number: sequence, response });
+      const response = failedResponse(fault, meta, true);
+      if (!fault.errorEvent)
+        return eventFrame({ type: 'response.failed', sequence_number: sequence, response });
+      // The real API sends an `error` event with the whole error object, then `response.failed` (same fixture).
+      return (
+        eventFrame({ type: 'error', sequence_number: sequence, error: errorObject(fault) }) +
+        eventFrame({ type: 'response.failed', sequence_number: sequence + 1, response })
+      );
     }
     const code = fault.code ?? 'server_error';
     return eventFrame({ type: 'error', sequence_number: sequence, code, message, param: null });
@@ -187,7 +203,7 @@ export const responsesFormat: WireFormat = {
         error: { type: fault.code ?? 'overloaded_error', message: errorMessageOf(fault) },
       };
     }
-    return failedResponse(fault, meta);
+    return failedResponse(fault, meta, false);
   },
 
   garbledFrame: () =>

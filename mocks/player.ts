@@ -4,6 +4,7 @@
  */
 import { abortableSleep } from '../src/policy/sleep.js';
 import { type Clock, systemClock } from '../src/util/time.js';
+import type { NetworkFailure } from './network-failure.js';
 import { chatFormat } from './openai-chat.js';
 import { responsesFormat } from './openai-responses.js';
 import {
@@ -25,7 +26,7 @@ export interface MockOptions {
 
 /** What a transport must do for one request. */
 export type ResponsePlan =
-  | { type: 'networkError'; delayMs: number }
+  | { type: 'networkError'; failure: NetworkFailure; delayMs: number }
   | {
       type: 'body';
       status: number;
@@ -72,6 +73,12 @@ function jsonPlan(
 const mockError = (message: string, code: string) => ({
   error: { message, type: 'mock_error', param: null, code },
 });
+
+/**
+ * Headers of the mock's own errors (bad body, exhausted or failing script): asking again cannot help, so clients
+ * that read `x-should-retry` (the official `openai` client) do not retry them.
+ */
+export const MOCK_ERROR_HEADERS: Readonly<Record<string, string>> = { 'x-should-retry': 'false' };
 
 /** Splits a script into its list part and its function part (validating the list with step indexes). */
 function normalise(script: Script): { steps: readonly Step[]; rest: ScriptFunction | undefined } {
@@ -134,14 +141,9 @@ export class ScriptPlayer {
     };
     this.requests.push(request);
     if (parseError !== undefined) {
-      return jsonPlan(400, {
-        error: {
-          message: `mock could not parse the request body: ${parseError}`,
-          type: 'invalid_request_error',
-          param: null,
-          code: 'mock_unparseable_request',
-        },
-      });
+      const message = `mock could not parse the request body: ${parseError}`;
+      const error = { message, type: 'invalid_request_error', param: null, code: 'mock_unparseable_request' };
+      return jsonPlan(400, { error }, MOCK_ERROR_HEADERS);
     }
 
     const index = this.answered++;
@@ -156,6 +158,7 @@ export class ScriptPlayer {
       return jsonPlan(
         500,
         mockError(`mock script failed on request ${index + 1}: ${(e as Error).message}`, 'mock_script_error'),
+        MOCK_ERROR_HEADERS,
       );
     }
     if (step === undefined) {
@@ -163,12 +166,14 @@ export class ScriptPlayer {
       return jsonPlan(
         500,
         mockError(`mock script exhausted after ${index} requests: ${hint}`, 'mock_script_exhausted'),
+        MOCK_ERROR_HEADERS,
       );
     }
     const meta: AnswerMeta = {
       n: index + 1,
       model: String((body as { model?: unknown }).model ?? 'gpt-mock'),
       created: Math.floor(time / 1000),
+      body: body as Record<string, unknown>,
     };
     return renderStep(step, FORMATS[raw.api], meta, stream);
   }
@@ -177,7 +182,8 @@ export class ScriptPlayer {
 function renderStep(step: Step, format: WireFormat, meta: AnswerMeta, stream: boolean): ResponsePlan {
   const delayMs = step.delayMs ?? 0;
   const requestId = { 'x-request-id': `req_mock_${meta.n}` };
-  if (step.kind === 'networkError') return { type: 'networkError', delayMs };
+  if (step.kind === 'networkError')
+    return { type: 'networkError', failure: step.failure ?? 'reset', delayMs };
   if (step.kind === 'http')
     return jsonPlan(step.status, step.body, { ...requestId, ...step.headers }, delayMs);
   if (!stream) return renderJson(step, format, meta, { ...requestId });
@@ -286,7 +292,8 @@ export async function writeBody(
   }
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
+/** Resolves when `signal` aborts (at once if it already has). */
+export function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });

@@ -7,6 +7,17 @@
  * A number outside its rule throws a `RangeError`, anything else that is wrong a `TypeError` (see `checks.ts`).
  */
 import { checkAt, checkFields, type Fields, rule } from './checks.js';
+import { NETWORK_FAILURES, type NetworkFailure } from './network-failure.js';
+import {
+  checkRateLimit,
+  insufficientQuotaError,
+  type RateLimitHeaderOptions,
+  type RateLimitWording,
+  type ResponseFailedOptions,
+  rateLimitError,
+  rateLimitHeaders,
+  responseFailedFault,
+} from './openai-errors.js';
 
 /** OpenAI chat finish reasons; the Responses API renders them as `status` / `incomplete_details`. */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
@@ -58,8 +69,21 @@ export type StreamFault =
   | { kind: 'stall'; afterChars: number }
   /** Ends the body cleanly after `afterChars` characters, without a finish frame. */
   | { kind: 'endEarly'; afterChars: number }
-  /** An error frame inside the 200 stream after `afterChars` characters, then the stream ends. */
-  | { kind: 'error'; afterChars: number; format: InBandErrorFormat; message?: string; code?: string }
+  /**
+   * An error frame inside the 200 stream after `afterChars` characters, then the stream ends. `type` and `param`
+   * fill the error object (defaults `server_error`, `null`); `errorEvent` (format `response.failed` only) sends an
+   * `error` event before the `response.failed` event, as the real Responses API does.
+   */
+  | {
+      kind: 'error';
+      afterChars: number;
+      format: InBandErrorFormat;
+      message?: string;
+      code?: string;
+      type?: string;
+      param?: string | null;
+      errorEvent?: boolean;
+    }
   /** A frame whose data is not JSON after `afterChars` characters; the answer then continues normally. */
   | { kind: 'garbled'; afterChars: number };
 
@@ -100,6 +124,8 @@ export interface HttpStep extends LatencyOptions {
 /** The connection fails before any response (fetch rejects with a network error). */
 export interface NetworkErrorStep extends LatencyOptions {
   kind: 'networkError';
+  /** How it fails (default `reset`); see {@link NetworkFailure}. */
+  failure?: NetworkFailure;
 }
 
 /** One scripted answer. */
@@ -159,10 +185,6 @@ const ANSWER_FIELDS: Fields = [
 const HTTP_FIELDS: Fields = [['status', rule.status], ...LATENCY_FIELDS];
 const AT_FIELDS: Fields = [['afterChars', rule.count]];
 const CUT_FIELDS: Fields = [...AT_FIELDS, ['afterFrames', rule.count]];
-const RATE_LIMIT_FIELDS: Fields = [
-  ['retryAfterSeconds', rule.headerNumber],
-  ['retryAfterMs', rule.headerNumber],
-];
 const TOKEN_FIELDS: Fields = [
   ['maxTokens', rule.count],
   ['requestedTokens', rule.count],
@@ -192,8 +214,20 @@ function checkFault(f: unknown, where: string, prefix: string): void {
   } else if (fault.afterChars === undefined) {
     fail(`${prefix}afterChars`, 'is required');
   }
-  if (fault.kind === 'error' && !ERROR_FORMATS.has(fault.format)) {
-    fail(`${prefix}format`, `must be one of ${[...ERROR_FORMATS].join(', ')}, got ${String(fault.format)}`);
+  if (fault.kind === 'error') {
+    if (!ERROR_FORMATS.has(fault.format)) {
+      fail(`${prefix}format`, `must be one of ${[...ERROR_FORMATS].join(', ')}, got ${String(fault.format)}`);
+    }
+    for (const name of ['message', 'code', 'type'] as const) {
+      if (fault[name] !== undefined && typeof fault[name] !== 'string')
+        fail(`${prefix}${name}`, 'must be a string');
+    }
+    if (fault.param !== undefined && fault.param !== null && typeof fault.param !== 'string') {
+      fail(`${prefix}param`, 'must be a string or null');
+    }
+    if (fault.errorEvent !== undefined && typeof fault.errorEvent !== 'boolean') {
+      fail(`${prefix}errorEvent`, 'must be a boolean');
+    }
   }
 }
 
@@ -272,6 +306,9 @@ function checkStep(step: unknown, where: string): Step {
     for (const [i, call] of s.calls.entries()) validateCall(call, i, fail);
     if (s.text !== undefined && typeof s.text !== 'string') fail('text', 'must be a string');
   }
+  if (s.kind === 'networkError' && s.failure !== undefined && !NETWORK_FAILURES.has(s.failure)) {
+    fail('failure', `must be one of ${[...NETWORK_FAILURES].join(', ')}, got ${String(s.failure)}`);
+  }
   if (s.kind === 'http') {
     for (const [name, value] of Object.entries(s.headers ?? {})) {
       if (typeof value !== 'string') fail(`headers.${name}`, 'must be a string');
@@ -319,32 +356,19 @@ function httpStep(
 /** Builders for the HTTP-level faults providers really produce (bodies as OpenAI sends them). */
 export const fault = {
   /**
-   * 429 `rate_limit_exceeded` with `retry-after` (seconds, default 1) and, when given, `retry-after-ms`.
+   * 429 `rate_limit_exceeded` as OpenAI sends it: by default a TPM limit on gpt-4o, "Please try again in
+   * 11.054s", `retry-after: 12` and the `x-ratelimit-*` headers (see {@link RateLimitWording} and
+   * {@link RateLimitHeaderOptions}). Example: `fault.rateLimit({ budget: 'requests', retryAfterSeconds: 2 })`.
    */
-  rateLimit(
-    options: { retryAfterSeconds?: number; retryAfterMs?: number; message?: string } & LatencyOptions = {},
-  ) {
-    checkFields('fault.rateLimit', options, RATE_LIMIT_FIELDS);
-    const { retryAfterSeconds = 1, retryAfterMs, message, delayMs } = options;
-    const headers: Record<string, string> = {
-      'retry-after': String(retryAfterSeconds),
-      'x-ratelimit-limit-requests': '500',
-      'x-ratelimit-remaining-requests': '0',
-      'x-ratelimit-reset-requests': `${retryAfterSeconds}s`,
-    };
-    if (retryAfterMs !== undefined) headers['retry-after-ms'] = String(retryAfterMs);
-    const text =
-      message ??
-      `Rate limit reached for requests in organization org-mock on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in ${retryAfterSeconds}s. Visit https://platform.openai.com/account/rate-limits to learn more.`;
-    const body = openaiError(text, 'requests', 'rate_limit_exceeded');
-    return httpStep('fault.rateLimit', 429, body, headers, { delayMs });
+  rateLimit(options: RateLimitWording & RateLimitHeaderOptions & LatencyOptions = {}) {
+    checkRateLimit('fault.rateLimit', options);
+    const { delayMs } = options;
+    const body = { error: rateLimitError(options) };
+    return httpStep('fault.rateLimit', 429, body, rateLimitHeaders(options, options), { delayMs });
   },
-  /** 429 `insufficient_quota`: a 429 that retrying never fixes. */
+  /** 429 `insufficient_quota`: a 429 that retrying never fixes; no `retry-after`. */
   insufficientQuota(options: LatencyOptions = {}) {
-    const text =
-      'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.';
-    const body = openaiError(text, 'insufficient_quota', 'insufficient_quota');
-    return httpStep('fault.insufficientQuota', 429, body, {}, options);
+    return httpStep('fault.insufficientQuota', 429, { error: insufficientQuotaError }, {}, options);
   },
   /** 5xx (default 500) with OpenAI's JSON body, or with `html: true` a proxy's HTML page. */
   serverError(status = 500, options: { html?: boolean } & LatencyOptions = {}) {
@@ -406,8 +430,11 @@ export const fault = {
   ): HttpStep {
     return httpStep('fault.http', status, body, headers, options);
   },
-  /** No response at all: the connection fails (fetch rejects with a network `TypeError`). */
-  networkError(options: LatencyOptions = {}): NetworkErrorStep {
+  /**
+   * No response at all: fetch rejects with a network `TypeError`. `failure` says how (default `reset`): `reset`,
+   * `refused`, `dns` or `timeout` (never answers); see docs/testing.md for what each transport can play.
+   */
+  networkError(options: { failure?: NetworkFailure } & LatencyOptions = {}): NetworkErrorStep {
     return checkStep({ kind: 'networkError', ...options }, 'fault.networkError') as NetworkErrorStep;
   },
 };
@@ -457,5 +484,16 @@ export const streamFault = {
   /** A frame whose data is not JSON after `afterChars` characters; the answer then goes on. */
   garbled(at: { afterChars: number }): StreamFault {
     return streamFaultOf('streamFault.garbled', { kind: 'garbled', ...at });
+  },
+  /**
+   * The response fails inside its 200 stream after `afterChars` characters, as the Responses API reports rate
+   * limits, context overflow and quota errors once streaming has begun: an `error` event, then `response.failed`
+   * (`errorEvent: false` sends `response.failed` alone). On chat: an error chunk with the same error object.
+   * `code` defaults to `server_error`; `rateLimit` words a `rate_limit_exceeded`.
+   * Example: `streamFault.responseFailed({ afterChars: 0, code: 'rate_limit_exceeded' })`.
+   */
+  responseFailed(at: ResponseFailedOptions): StreamFault {
+    const where = 'streamFault.responseFailed';
+    return streamFaultOf(where, responseFailedFault(where, at));
   },
 };

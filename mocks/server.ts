@@ -3,7 +3,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { abortableSleep } from '../src/policy/sleep.js';
 import { checkAt, rule } from './checks.js';
-import { type MockOptions, type ResponsePlan, ScriptPlayer, writeBody } from './player.js';
+import {
+  MOCK_ERROR_HEADERS,
+  type MockOptions,
+  type ResponsePlan,
+  ScriptPlayer,
+  untilAborted,
+  writeBody,
+} from './player.js';
 import type { Api, RecordedRequest, Script } from './script.js';
 
 /** Options of {@link startMockOpenAI}. */
@@ -75,7 +82,7 @@ async function handle(player: ScriptPlayer, req: IncomingMessage, res: ServerRes
   const api = apiOf(req.method ?? '', path);
   if (api === undefined) {
     const message = `mock serves POST …/chat/completions and POST …/responses only, not ${req.method} ${path}`;
-    res.writeHead(404, { 'content-type': 'application/json' });
+    res.writeHead(404, { 'content-type': 'application/json', ...MOCK_ERROR_HEADERS });
     res.end(JSON.stringify({ error: { message, type: 'mock_error', param: null, code: 'mock_not_found' } }));
     return;
   }
@@ -96,10 +103,26 @@ async function handle(player: ScriptPlayer, req: IncomingMessage, res: ServerRes
   if (plan.delayMs > 0) await abortableSleep(plan.delayMs, gone.signal).catch(() => {});
   if (gone.signal.aborted) return;
   if (plan.type === 'networkError') {
-    req.socket.destroy();
+    await failConnection(plan, req, gone.signal);
     return;
   }
   await play(plan, res, gone.signal);
+}
+
+/**
+ * A request with no response, over real TCP. The connection is already open when the step is chosen, so a
+ * refused connection and a DNS failure can only be played as a close before any byte (undici: `SocketError:
+ * other side closed`, `UND_ERR_SOCKET`); a reset sends a TCP RST (`read ECONNRESET`); a timeout holds the
+ * connection open and silent until the client gives up or the mock closes.
+ */
+async function failConnection(
+  plan: Extract<ResponsePlan, { type: 'networkError' }>,
+  req: IncomingMessage,
+  signal: AbortSignal,
+): Promise<void> {
+  if (plan.failure === 'reset') req.socket.resetAndDestroy();
+  else if (plan.failure === 'timeout') await untilAborted(signal);
+  else req.socket.destroy();
 }
 
 async function play(plan: Extract<ResponsePlan, { type: 'body' }>, res: ServerResponse, signal: AbortSignal) {
