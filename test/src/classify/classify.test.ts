@@ -38,14 +38,16 @@ const overflowMessage =
   "This model's maximum context length is 128000 tokens. However, you requested 130000 tokens.";
 
 describe('classifyError: structured fields', () => {
-  it('maps HTTP statuses: 408, 429 and 5xx transient; other 4xx and 501 (unsupported) permanent', () => {
-    for (const status of [408, 429, 500, 502, 503, 504, 529]) {
+  it('maps HTTP statuses: 408, 409, 424, 425, 429 and 5xx transient; other 4xx and 501 (unsupported) permanent', () => {
+    // 409 (a lock; the AI SDK and OpenAI's client retry it) and 424 (an upstream was down, e.g. Bedrock's
+    // ModelStreamErrorException, the AI Gateway's failed_dependency) are worth another attempt.
+    for (const status of [408, 409, 424, 425, 429, 500, 502, 503, 504, 529]) {
       expect(classifyError(apiError(status, undefined))).toEqual({
         kind: 'transient',
         reason: `status:${status}`,
       });
     }
-    for (const status of [400, 401, 403, 404, 405, 409, 422, 501]) {
+    for (const status of [400, 401, 403, 404, 405, 422, 501]) {
       expect(classifyError(apiError(status, undefined))).toEqual({
         kind: 'permanent',
         reason: `status:${status}`,
@@ -268,7 +270,7 @@ describe('classifyError: order', () => {
       apiError(429, {
         error: {
           code: 429,
-          message: `Quota exceeded for metric: generate_content_free_tier_requests. Please retry in ${delay}.`,
+          message: `You exceeded your current quota, please check your plan and billing details. Please retry in ${delay}.`,
           status: 'RESOURCE_EXHAUSTED',
         },
       });

@@ -11,7 +11,9 @@ describe('classifyError over the corpus of real provider errors (test/fixtures/p
     expect(providerErrorCorpus.length).toBeGreaterThanOrEqual(300);
     expect(new Set(providerErrorCorpus.map((c) => c.provider)).size).toBeGreaterThanOrEqual(15);
     for (const c of providerErrorCorpus) expect(c.source, c.message).toMatch(/^(https:\/\/|github\.com\/)/);
-    const keys = providerErrorCorpus.map((c) => `${c.provider}|${c.status}|${c.message}|${JSON.stringify(c.body)}`);
+    const keys = providerErrorCorpus.map(
+      (c) => `${c.provider}|${c.status}|${c.message}|${JSON.stringify(c.body)}`,
+    );
     expect(new Set(keys).size).toBe(keys.length);
   });
 
