@@ -8,7 +8,7 @@ import type { ErrorPattern, PatternSets } from './types.js';
 /** The conversation does not fit the model's context window: never retried as is, compact it first. */
 export const overflowPatterns: readonly ErrorPattern[] = [
   // OpenAI/Groq code, z.ai's `model_context_window_exceeded` stop reason, "context window exceeded".
-  { id: 'context-length-exceeded', pattern: /(?:\b|_)context[_ ](?:length|window)[_ ]exceeded\b/i },
+  { id: 'context-length-exceeded', pattern: /context[_ ](?:length|window)[_ ]exceeded\b/i },
   // OpenAI responses ("Your input exceeds the context window of this model"), Anthropic ("input length and
   // `max_tokens` exceed context limit"), llama.cpp ("exceeds available context size"), Ollama, generic wording.
   {

@@ -38,6 +38,17 @@ const overflowMessage =
   "This model's maximum context length is 128000 tokens. However, you requested 130000 tokens.";
 
 describe('classifyError: structured fields', () => {
+  it("reads the AI SDK's structural overflow mark (failureReason: 'context-length-exceeded')", () => {
+    const marked = Object.assign(apiError(400, { error: { message: 'Bad Request' } }), {
+      failureReason: 'context-length-exceeded',
+    });
+    expect(classifyError(marked)).toEqual({ kind: 'overflow', reason: 'provider:context_length_exceeded' });
+    expect(
+      classifyError(Object.assign(new Error('boom'), { failureReason: 'other' }), { unknown: 'permanent' })
+        .kind,
+    ).toBe('permanent');
+  });
+
   it('maps HTTP statuses: 408, 409, 424, 425, 429 and 5xx transient; other 4xx and 501 (unsupported) permanent', () => {
     // 409 (a lock; the AI SDK and OpenAI's client retry it) and 424 (an upstream was down, e.g. Bedrock's
     // ModelStreamErrorException, the AI Gateway's failed_dependency) are worth another attempt.
