@@ -155,7 +155,11 @@ function classifyByRules(
     if (ms === undefined || ms > shortWindow) return ['permanent', `pattern:${limit}`];
   }
 
-  const retryableCode = codes.find((c) => retryableCodes.has(c));
+  // The most specific provider code decides: codes are listed `code` before `type` (OpenAI's in-band
+  // `{ type: 'server_error', code: 'invalid_api_key' }` is a revoked key, not an outage).
+  const providerCode = codes.find((c) => retryableCodes.has(c) || permanentCodes.has(c));
+  const retryableCode =
+    providerCode !== undefined && retryableCodes.has(providerCode) ? providerCode : undefined;
   const { status } = facts;
   if (status !== undefined) {
     if (transientStatus(status)) return ['transient', `status:${status}`];
@@ -163,9 +167,7 @@ function classifyByRules(
     if (retryableCode) return ['transient', `provider:${retryableCode}`];
     return ['permanent', `status:${status}`];
   }
-  if (retryableCode) return ['transient', `provider:${retryableCode}`];
-  const permanentCode = codes.find((c) => permanentCodes.has(c));
-  if (permanentCode) return ['permanent', `provider:${permanentCode}`];
+  if (providerCode) return [retryableCode ? 'transient' : 'permanent', `provider:${providerCode}`];
   const networkCode = facts.codes.find((c) => networkCodes.has(c));
   if (networkCode) return ['transient', `code:${networkCode}`];
   const timeoutName = facts.names.find((n) => timeoutNames.has(n));

@@ -266,6 +266,24 @@ describe('classifyError: order', () => {
     expect(classifyError(new ContextOverflowError({ cause: new Error('x') })).kind).toBe('overflow');
   });
 
+  it('the most specific provider code decides: `code` before `type`, with or without a 4xx status', () => {
+    const revoked = {
+      message: 'Incorrect API key provided: sk-mock***.',
+      type: 'server_error',
+      code: 'invalid_api_key',
+    };
+    expect(classifyError(revoked)).toEqual({ kind: 'permanent', reason: 'provider:invalid_api_key' });
+    expect(classifyError({ ...revoked, statusCode: 400 })).toEqual({
+      kind: 'permanent',
+      reason: 'status:400',
+    });
+    const throttled = { message: 'Slow down', type: 'invalid_request_error', code: 'rate_limit_exceeded' };
+    expect(classifyError(throttled)).toMatchObject({
+      kind: 'transient',
+      reason: 'provider:rate_limit_exceeded',
+    });
+  });
+
   it('overflow wins over "503" and "connection error" in the same message', () => {
     const error = new Error(`HTTP 503 connection error while retrying: ${overflowMessage}`);
     expect(classifyError(error).kind).toBe('overflow');
