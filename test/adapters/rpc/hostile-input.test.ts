@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { RpcClient, RpcError, type RpcSession, runRpcServer } from '../../../adapters/rpc/index.js';
+import { defaultLogger } from '../../../src/observe/logger.js';
 import type { SessionEvent } from '../../../src/session/events.js';
 import { runChild } from '../../child.js';
 
@@ -157,15 +158,9 @@ describe('RpcClient: every line shape a server may print', () => {
   it('fuzz: any lines, then the real answer: nothing throws and the pending command still resolves', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(
-          fc.oneof(
-            fc.jsonValue().map((v) => JSON.stringify(v)),
-            fc.string({ unit: 'binary' }),
-          ),
-          {
-            maxLength: 8,
-          },
-        ),
+        fc.array(fc.oneof(fc.json({ maxDepth: 2 }), fc.string({ unit: 'binary' })), {
+          maxLength: 8,
+        }),
         async (lines) => {
           const fromServer = new PassThrough();
           const strays = vi.fn();
@@ -178,6 +173,37 @@ describe('RpcClient: every line shape a server may print', () => {
       ),
       { numRuns: 50 },
     );
+  });
+
+  it('without onStrayLine a stray line is a warn line in the debug log; a throwing onLine an error line', async () => {
+    const warn = vi.spyOn(defaultLogger, 'warn').mockImplementation(() => {});
+    const error = vi.spyOn(defaultLogger, 'error').mockImplementation(() => {});
+    try {
+      const fromServer = new PassThrough();
+      const client = new RpcClient({
+        input: fromServer,
+        output: new PassThrough(),
+        onLine: () => {
+          throw new Error('bad hook');
+        },
+      });
+      const state = client.getState();
+      fromServer.write('null\n{"type":"response","id":1,"command":"get_state","success":true,"data":1}\n');
+      await expect(state).resolves.toBe(1);
+      expect(warn).toHaveBeenCalledWith('RpcClient ignored a line: not a JSON object', { line: 'null' });
+      expect(error).toHaveBeenCalledWith('RpcClient: onLine threw; the client goes on', {
+        error: 'bad hook',
+      });
+    } finally {
+      warn.mockRestore();
+      error.mockRestore();
+    }
+  });
+
+  it('onStrayLine must be a function', () => {
+    expect(
+      () => new RpcClient({ input: new PassThrough(), output: new PassThrough(), onStrayLine: 5 as never }),
+    ).toThrow(new TypeError("graceful-ai: option 'onStrayLine' must be a function; got 5."));
   });
 
   it('a failed write to the server (stream mode) fails the pending command instead of throwing', async () => {
