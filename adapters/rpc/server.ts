@@ -179,12 +179,24 @@ function failure(id: RpcId | null, command: string | null, name: string, message
   return { type: 'response', id, command, success: false, error: { name, message } };
 }
 
-/** One frame of a line; values JSON cannot hold (cycles, BigInt) become a note instead of killing the server. */
+/**
+ * One frame of a line; values JSON cannot hold (cycles, BigInt) become a note instead of killing the server. A
+ * response becomes a failure of its command (`RpcUnserializable`), so the client's call rejects instead of waiting
+ * forever for an answer that never came.
+ */
 function safeFrame(value: object): string {
   try {
     return encodeFrame(value);
   } catch (error) {
-    const type = (value as { type?: unknown }).type;
-    return encodeFrame({ type, unserializable: true, error: serializeError(error).message });
+    const message = serializeError(error).message;
+    const {
+      type,
+      id = null,
+      command = null,
+    } = value as { type?: unknown; id?: RpcId | null; command?: string | null };
+    if (type !== 'response') return encodeFrame({ type, unserializable: true, error: message });
+    return encodeFrame(
+      failure(id, command, 'RpcUnserializable', `The answer could not be sent as JSON (${message}).`),
+    );
   }
 }

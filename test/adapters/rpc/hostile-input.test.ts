@@ -90,6 +90,19 @@ describe('U+2028 and U+2029 in prompts and answers', () => {
   });
 });
 
+describe('an answer JSON cannot hold', () => {
+  it('fails its command with RpcUnserializable instead of leaving the client waiting forever', async () => {
+    const { client } = await pair(echoSession({ prompt: async () => ({ tokens: 1n }) }));
+    const error = await client.prompt('hi').catch((e: unknown) => e);
+    expect(RpcError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      remoteName: 'RpcUnserializable',
+      command: 'prompt',
+      message: expect.stringMatching(/^The answer could not be sent as JSON \(.*BigInt.*\)\.$/),
+    });
+  });
+});
+
 describe('RpcClient: every line shape a server may print', () => {
   const hostile = [
     'null',
