@@ -120,6 +120,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
       }),
     };
   }
+  checkSdkTimeouts(options.timeout);
   const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
   // The guard takes the SDK's chunk timeout over as its stall timer, so it is checked here, under its own name.
   if (guardSettings !== false) checkTimeoutMs('timeout.chunkMs', chunkMs);
@@ -216,6 +217,22 @@ function asTheCallerSees(
     out[name] = (event: unknown, ...rest: unknown[]) => callback(rewrite(event), ...rest);
   }
   return out;
+}
+
+/**
+ * The SDK's own timeouts, which it does not check: Node fires a timer above 2^31−1 ms after ~1 ms, so a 30-day
+ * `totalMs` would abort the call at once. Checked by name, like every option the drop-ins take (`chunkMs`: below).
+ */
+function checkSdkTimeouts(timeout: unknown): void {
+  if (typeof timeout !== 'object' || timeout === null) {
+    checkTimeoutMs('timeout', timeout);
+    return;
+  }
+  const fields = timeout as Record<string, unknown>;
+  for (const name of ['totalMs', 'stepMs', 'firstChunkMs', 'toolMs'])
+    checkTimeoutMs(`timeout.${name}`, fields[name]);
+  checkOptionsObject('timeout.tools', fields.tools);
+  for (const [name, ms] of Object.entries(fields.tools ?? {})) checkTimeoutMs(`timeout.tools.${name}`, ms);
 }
 
 /** The tool defaults the repair hook shares: the budget and the text's bounds. */

@@ -95,7 +95,7 @@ export interface StreamGuardOptions {
   events?: EventSink<StreamGuardEventMap>;
   /** Injected for tests (default: the system clock). */
   clock?: Clock;
-  /** Injected for tests (default: `abortableSleep`). */
+  /** The backoff waits, injected for tests (default: `abortableSleep`). The stall watch runs on the global timers. */
   sleep?: Sleep;
   /** Injected for tests (default: `Math.random`). */
   random?: Random;

@@ -74,6 +74,12 @@ const dropInFields: Field[] = [
   field('maxRetries', 'count'),
   field('turnTimeoutMs', 'timeoutMs'),
   field('timeout.chunkMs', 'timeoutMs'),
+  // The SDK's own timers, which it does not check (a 30-day limit would fire after ~1 ms).
+  field('timeout.totalMs', 'callTimeoutMs'),
+  field('timeout.stepMs', 'callTimeoutMs'),
+  field('timeout.firstChunkMs', 'callTimeoutMs'),
+  field('timeout.toolMs', 'callTimeoutMs'),
+  field('timeout.tools.weatherMs', 'callTimeoutMs'),
   ...guardFields('streamGuard.'),
   field('graceful.maxRetries', 'count'),
   field('graceful.stallTimeoutMs', 'timeoutMs'),
@@ -153,7 +159,7 @@ const FAMILIES: Family[] = [
 const { all } = describeOptionFamilies(
   'adapter options: every numeric option is checked where it is given',
   FAMILIES,
-  4 * 24 + 2 + 13 + 2 * 19 + 24 + 1 + 6,
+  4 * 24 + 2 + 13 + 2 * 24 + 24 + 1 + 6,
   5,
 );
 
@@ -462,6 +468,9 @@ describe('adapter options: the issue’s regressions', () => {
         'streamGuard maxRetryAfterMs',
         'streamText (drop-in) turnTimeoutMs',
         'streamText (drop-in) timeout.chunkMs',
+        'streamText (drop-in) timeout.totalMs',
+        'streamText (drop-in) timeout.tools.weatherMs',
+        'generateText (drop-in) timeout.firstChunkMs',
         'generateText (drop-in) streamGuard.stallTimeoutMs',
         'withTurnDeadline turnTimeoutMs',
         'AgentSession settings.retry.maxDelayMs',
@@ -471,6 +480,20 @@ describe('adapter options: the issue’s regressions', () => {
     await expect(
       new RpcClient({ input: new PassThrough(), output: new PassThrough() }).close(thirtyDaysMs),
     ).rejects.toThrow(message('timeoutMs', KINDS.timeoutMs.rule, thirtyDaysMs));
+  });
+
+  it('the drop-ins refuse a 30-day `timeout` given as a number, and a `timeout.tools` that is no object', async () => {
+    const call = (timeout: unknown) => () =>
+      streamText({ model: answering(), prompt: 'hi', timeout } as never).consumeStream();
+    expect(call(thirtyDaysMs)).toThrow(
+      new RangeError(message('timeout', KINDS.timeoutMs.rule, thirtyDaysMs)),
+    );
+    expect(call({ tools: 5 })).toThrow(new TypeError(message('timeout.tools', 'an options object', 5)));
+    await expect(generateText({ model: answering(), prompt: 'hi', timeout: thirtyDaysMs })).rejects.toThrow(
+      message('timeout', KINDS.timeoutMs.rule, thirtyDaysMs),
+    );
+    await call(60_000)();
+    await call({ totalMs: 60_000, tools: { weatherMs: 1000 } })();
   });
 
   it('gracefulTool(t, { retry: 3 }) is a TypeError that tells what to write', () => {
