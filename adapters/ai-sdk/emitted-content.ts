@@ -8,7 +8,17 @@ import type {
   LanguageModelV4StreamPart as Part,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
+import { sameJson } from '../../src/util/shape.js';
 import { resetPart } from './reset-part.js';
+
+type Metadata = SharedV4ProviderMetadata | undefined;
+
+/** A block the stream ended: where its characters are in the text shown of its kind, and its last metadata. */
+interface ClosedBlock {
+  from: number;
+  to: number;
+  metadata: Metadata;
+}
 
 /** What the consumer has seen of one kind of block (text or reasoning). */
 class ShownBlocks {
@@ -16,57 +26,38 @@ class ShownBlocks {
   text = '';
   /** Ids of every block started, in order. */
   readonly ids: string[] = [];
-  readonly open = new Set<string>();
-  /** Where (offsets into `text`) blocks ended that showed no characters: a signature or redacted thinking alone. */
-  readonly emptyEnds: number[] = [];
-  /** The last block started and the characters it has shown, to tell which part of an answer it holds. */
-  #tail: string | undefined;
-  #tailChars = 0;
+  /** Open blocks by id: where each began in `text`, and its metadata so far (the SDK keeps a block's last). */
+  readonly open = new Map<string, { from: number; metadata: Metadata }>();
+  readonly closed: ClosedBlock[] = [];
 
-  start(id: string): void {
+  start(id: string, metadata: Metadata): void {
     this.ids.push(id);
-    this.open.add(id);
-    this.#tail = id;
-    this.#tailChars = 0;
+    this.open.set(id, { from: this.text.length, metadata });
   }
 
-  delta(id: string, delta: string): void {
+  delta(id: string, delta: string, metadata: Metadata): void {
     this.text += delta;
-    if (id === this.#tail) this.#tailChars += delta.length;
+    if (metadata === undefined) return;
+    const block = this.open.get(id);
+    if (block) block.metadata = metadata;
   }
 
-  end(id: string): void {
+  end(id: string, metadata: Metadata): void {
+    const block = this.open.get(id);
+    if (block === undefined) return;
     this.open.delete(id);
-    if (id === this.#tail && this.#tailChars === 0) this.emptyEnds.push(this.text.length);
-  }
-
-  /**
-   * Whether an answer whose parts of this kind hold `texts` begins with what was shown: its text starts with the
-   * text shown, and its empty parts (a signature or redacted thinking alone) are where the empty blocks shown are —
-   * the same ones within the text shown, at least as many where it ends.
-   */
-  begin(texts: readonly string[]): boolean {
-    let answer = '';
-    const empties: number[] = [];
-    for (const text of texts) {
-      if (text === '') empties.push(answer.length);
-      answer += text;
-    }
-    if (!answer.startsWith(this.text)) return false;
-    const end = this.text.length;
-    const within = (offsets: number[]) => offsets.filter((at) => at < end).join();
-    const atEnd = (offsets: number[]) => offsets.filter((at) => at === end).length;
-    return within(empties) === within(this.emptyEnds) && atEnd(empties) >= atEnd(this.emptyEnds);
+    this.closed.push({ from: block.from, to: this.text.length, metadata: metadata ?? block.metadata });
   }
 
   /** The block the next characters of an answer would continue: the last one still open. */
-  lastOpen(): string | undefined {
-    return [...this.open].at(-1);
+  lastOpen(): { id: string; from: number } | undefined {
+    const id = [...this.open.keys()].at(-1);
+    return id === undefined ? undefined : { id, from: this.open.get(id)!.from };
   }
 
-  /** Whether open block `id` (if any) has shown no characters; an open block other than the last started has. */
-  holdsNothing(id: string | undefined): boolean {
-    return id === undefined || (id === this.#tail && this.#tailChars === 0);
+  /** Whether a block the stream ended, over characters in [from, to), carries metadata. */
+  signedWithin(from: number, to: number): boolean {
+    return this.closed.some((b) => b.metadata !== undefined && b.from < to && b.to > from);
   }
 }
 
@@ -84,24 +75,21 @@ export class EmittedContent {
   track(part: Part): void {
     switch (part.type) {
       case 'text-start':
-        this.#shown.text.start(part.id);
+      case 'reasoning-start':
+        this.#shown[part.type === 'text-start' ? 'text' : 'reasoning'].start(part.id, part.providerMetadata);
         return;
       case 'text-delta':
-        this.chars += part.delta.length;
-        this.#shown.text.delta(part.id, part.delta);
-        return;
-      case 'text-end':
-        this.#shown.text.end(part.id);
-        return;
-      case 'reasoning-start':
-        this.#shown.reasoning.start(part.id);
-        return;
       case 'reasoning-delta':
         this.chars += part.delta.length;
-        this.#shown.reasoning.delta(part.id, part.delta);
+        this.#shown[part.type === 'text-delta' ? 'text' : 'reasoning'].delta(
+          part.id,
+          part.delta,
+          part.providerMetadata,
+        );
         return;
+      case 'text-end':
       case 'reasoning-end':
-        this.#shown.reasoning.end(part.id);
+        this.#shown[part.type === 'text-end' ? 'text' : 'reasoning'].end(part.id, part.providerMetadata);
         return;
       case 'tool-input-start':
         this.#openToolInputs.add(part.id);
@@ -116,52 +104,88 @@ export class EmittedContent {
   }
 
   /**
-   * The parts that turn what was emitted into `result`'s complete answer, in the answer's order: the remainder only
-   * when the answer begins with what was emitted, else a reset part and the whole answer. Every text and reasoning
-   * part of the answer carries its `providerMetadata` (signatures, redacted thinking, item ids) onto the block it
-   * completes or opens, so the next step sends the provider what it needs. Tool calls already emitted (same tool,
-   * same input) are never emitted again.
+   * The parts that turn what was emitted into `result`'s complete answer, in the answer's order. When the answer
+   * begins with what was emitted — its text, and the metadata of every block the stream already ended — only the
+   * remainder follows; otherwise a reset part, then the whole answer. Every text and reasoning part of the answer
+   * carries its `providerMetadata` (signatures, redacted thinking, item ids) onto the block it completes or opens, so
+   * the next step sends the provider what it needs. Tool calls already emitted (same tool, same input) are never
+   * emitted again.
    */
   completeWith(result: LanguageModelV4GenerateResult, attempt: number): Part[] {
+    const continued = this.#continuation(result, attempt);
+    if (continued !== undefined) return continued;
     const { text, reasoning } = this.#shown;
-    const continues = text.begin(textsOf(result, 'text')) && reasoning.begin(textsOf(result, 'reasoning'));
-    const parts: Part[] = [];
-    if (!continues) {
-      parts.push(...this.#closeOpen());
-      parts.push(
-        resetPart({
-          textIds: text.ids,
-          reasoningIds: reasoning.ids,
-          toolInputIds: [...this.#openToolInputs],
-          discardedChars: this.chars,
-        }),
-      );
-    }
-    const match = {
-      text: new AnswerCursor(text, continues),
-      reasoning: new AnswerCursor(reasoning, continues),
+    const parts = this.#closeOpen();
+    parts.push(
+      resetPart({
+        textIds: text.ids,
+        reasoningIds: reasoning.ids,
+        toolInputIds: [...this.#openToolInputs],
+        discardedChars: this.chars,
+      }),
+    );
+    this.#eachPart(
+      result,
+      attempt,
+      (kind, content, id) => block(kind, id, content.text, content.providerMetadata),
+      parts,
+    );
+    return parts;
+  }
+
+  /** The remainder of `result` after what was emitted, or `undefined` when the answer does not continue it. */
+  #continuation(result: LanguageModelV4GenerateResult, attempt: number): Part[] | undefined {
+    const cursors = {
+      text: new AnswerCursor(this.#shown.text),
+      reasoning: new AnswerCursor(this.#shown.reasoning),
     };
+    if (
+      !cursors.text.begins(textsOf(result, 'text')) ||
+      !cursors.reasoning.begins(textsOf(result, 'reasoning'))
+    )
+      return undefined;
+    const parts: Part[] = [];
+    let matches = true;
+    this.#eachPart(
+      result,
+      attempt,
+      (kind, content, id) => {
+        const next = cursors[kind].next(kind, content.text, content.providerMetadata, id);
+        if (next === undefined) matches = false;
+        return next ?? [];
+      },
+      parts,
+    );
+    if (!matches || !cursors.text.done() || !cursors.reasoning.done()) return undefined;
+    for (const kind of ['text', 'reasoning'] as const)
+      for (const id of cursors[kind].completed) this.#shown[kind].open.delete(id);
+    parts.push(...this.#closeOpen());
+    return parts;
+  }
+
+  /** Walks the answer in order into `parts`: text and reasoning through `each`, other parts once (no repeated call). */
+  #eachPart(
+    result: LanguageModelV4GenerateResult,
+    attempt: number,
+    each: (kind: Kind, content: { text: string; providerMetadata?: Metadata }, id: string) => Part[],
+    parts: Part[],
+  ): void {
     result.content.forEach((content, index) => {
       if (content.type === 'text' || content.type === 'reasoning') {
-        const newId = `graceful-ai-${attempt}-${content.type}-${index}`;
-        parts.push(
-          ...match[content.type].complete(content.type, content.text, content.providerMetadata, newId),
-        );
+        parts.push(...each(content.type, content, `graceful-ai-${attempt}-${content.type}-${index}`));
         return;
       }
       const repeated =
         content.type === 'tool-call' && this.#toolCalls.has(toolCallKey(content.toolName, content.input));
       if (!repeated) parts.push(content as Part);
     });
-    parts.push(...this.#closeOpen());
-    return parts;
   }
 
   /** Ends every block the failed stream left open, so the consumer's parts stay well-formed. */
   #closeOpen(): Part[] {
     const parts: Part[] = [];
-    for (const id of this.#shown.reasoning.open) parts.push({ type: 'reasoning-end', id });
-    for (const id of this.#shown.text.open) parts.push({ type: 'text-end', id });
+    for (const id of this.#shown.reasoning.open.keys()) parts.push({ type: 'reasoning-end', id });
+    for (const id of this.#shown.text.open.keys()) parts.push({ type: 'text-end', id });
     this.#shown.reasoning.open.clear();
     this.#shown.text.open.clear();
     return parts;
@@ -169,57 +193,67 @@ export class EmittedContent {
 }
 
 /**
- * Walks an answer's parts of one kind against what was shown of that kind: parts shown in full are skipped, the
- * part in which what was shown ends completes the open block, and every later part is a new block. Without
- * continuation (after a reset) every part is new.
+ * Matches an answer's parts of one kind, in order, against what was shown of that kind. A part shown in full must
+ * be where the stream showed it, with the same metadata (a block the stream ended cannot be changed); the part in
+ * which what was shown ends completes the open block (its end brings the answer's metadata), and every later part
+ * is a new block. `next` returns `undefined` when the answer does not continue what was shown.
  */
 class AnswerCursor {
-  /** Characters shown that the answer's parts have yet to account for. */
-  #pending: number;
-  /** Empty blocks shown and not yet matched to an empty part of the answer. */
-  readonly #emptyEnds: number[];
-  #reached: boolean;
+  /** Where, in the text shown, the answer's next part begins. */
+  #at = 0;
+  #reached = false;
+  readonly #usedEmpty = new Set<ClosedBlock>();
+  /** Open blocks this answer completed. */
+  readonly completed: string[] = [];
 
-  constructor(
-    private readonly shown: ShownBlocks,
-    continues: boolean,
-  ) {
-    this.#pending = continues ? shown.text.length : 0;
-    this.#emptyEnds = continues ? [...shown.emptyEnds] : [];
-    this.#reached = !continues;
+  constructor(private readonly shown: ShownBlocks) {}
+
+  /** Whether the answer's text of this kind (its parts' `texts`) begins with the text shown. */
+  begins(texts: readonly string[]): boolean {
+    return texts.join('').startsWith(this.shown.text);
   }
 
-  complete(kind: Kind, text: string, metadata: SharedV4ProviderMetadata | undefined, newId: string): Part[] {
+  next(kind: Kind, text: string, metadata: Metadata, newId: string): Part[] | undefined {
     if (this.#reached) return block(kind, newId, text, metadata);
-    const open = this.shown.lastOpen();
-    if (this.#shownInFull(text, open)) {
-      this.#pending -= text.length;
-      return [];
+    const { shown } = this;
+    const from = this.#at;
+    const to = from + text.length;
+    const end = shown.text.length;
+    const open = shown.lastOpen();
+    if (text === '') {
+      const empty = shown.closed.find((b) => b.from === from && b.to === from && !this.#usedEmpty.has(b));
+      if (empty !== undefined) {
+        this.#usedEmpty.add(empty);
+        return sameJson(empty.metadata, metadata) ? [] : undefined;
+      }
+      if (from < end) return undefined; // an empty part the stream never showed, within what it showed
+    } else if (to < end || (to === end && (open === undefined || open.from === end))) {
+      // Shown in full, in blocks the stream ended (an open block, if any, holds none of it).
+      this.#at = to;
+      const exact = shown.closed.find((b) => b.from === from && b.to === to);
+      if (exact !== undefined) return sameJson(exact.metadata, metadata) ? [] : undefined;
+      return metadata === undefined && !shown.signedWithin(from, to) ? [] : undefined;
     }
-    // The part in which what was shown ends: its remainder completes the open block, or opens a new one.
+    // The part in which what was shown ends.
     this.#reached = true;
-    const rest = text.slice(this.#pending);
-    const nothingShown = this.#pending === 0;
-    this.#pending = 0;
+    const rest = text.slice(end - from);
     if (open !== undefined) {
-      this.shown.open.delete(open);
-      return completion(kind, open, rest, metadata);
+      // Partly in a block the stream ended, partly in the open one: only plain text may be split so.
+      if (from < open.from && (metadata !== undefined || shown.signedWithin(from, open.from)))
+        return undefined;
+      this.completed.push(open.id);
+      return completion(kind, open.id, rest, metadata);
     }
-    return rest !== '' || nothingShown ? block(kind, newId, rest, metadata) : [];
+    // Partly shown in a block the stream ended: only plain text may go on in a new block.
+    if (from < end && (metadata !== undefined || shown.signedWithin(from, end))) return undefined;
+    return block(kind, newId, rest, metadata);
   }
 
-  /**
-   * Whether the consumer has this part in full in a block the stream ended, so the open block (if any) belongs to a
-   * later part: more was shown than the part holds, or exactly as much and the open block holds none of it; an
-   * empty part, when an empty block was shown where it stands (`begin` made sure one was, within the text shown).
-   */
-  #shownInFull(text: string, open: string | undefined): boolean {
-    if (this.#pending > text.length) return true;
-    if (text !== '') return this.#pending === text.length && this.shown.holdsNothing(open);
-    const at = this.#emptyEnds.indexOf(this.shown.text.length - this.#pending);
-    if (at < 0) return false;
-    this.#emptyEnds.splice(at, 1);
-    return true;
+  /** Whether every empty block the stream ended with metadata (redacted thinking, a signature alone) was matched. */
+  done(): boolean {
+    return this.shown.closed.every(
+      (b) => b.from !== b.to || b.metadata === undefined || this.#usedEmpty.has(b),
+    );
   }
 }
 

@@ -22,6 +22,7 @@ import { SingleUseRequest } from '../../src/stream/single-use-request.js';
 import { EmittedContent } from './emitted-content.js';
 import { endWithErrorPart, erroredStream, relayRest, sdkRetryError, toError } from './failure-surfacing.js';
 import { InBandError, readPreamble } from './preamble.js';
+import { promptWithoutDiscarded } from './reset-part.js';
 import { StreamAttempt } from './stream-attempt.js';
 import { GUARD_METADATA_KEY, type Resolved, type StreamGuardEventMap } from './stream-guard.js';
 
@@ -32,12 +33,16 @@ export class GuardedCall {
   readonly #earlyErrors: unknown[] = [];
   readonly #label: string;
 
+  private readonly params: LanguageModelV4CallOptions;
+
   constructor(
     private readonly model: LanguageModelV4,
-    private readonly params: LanguageModelV4CallOptions,
+    params: LanguageModelV4CallOptions,
     private readonly options: Resolved,
   ) {
     this.#label = `${model.provider}:${model.modelId}`;
+    const prompt = promptWithoutDiscarded(params.prompt);
+    this.params = prompt === params.prompt ? params : { ...params, prompt };
   }
 
   // ---- generate (non-streaming calls) ----

@@ -1,4 +1,4 @@
-import type { JSONObject } from '@ai-sdk/provider';
+import type { JSONObject, LanguageModelV4Prompt } from '@ai-sdk/provider';
 
 /** The `kind` of the custom stream part that tells a consumer to discard what a failed stream showed. */
 export const RESET_KIND = 'graceful-ai.reset';
@@ -50,6 +50,23 @@ export function removeDiscarded(content: unknown[]): boolean {
   const kept = content.filter((part, i) => i > reset || (i < reset && !isDiscardable(part)));
   content.splice(0, content.length, ...kept);
   return true;
+}
+
+/**
+ * `prompt` without what a reset discarded: each assistant message holding a reset part is copied without it and the
+ * text and reasoning before it (the caller's messages are left as they are). The AI SDK builds the next step's prompt
+ * from its own copy of the step's messages, which no `onStepEnd` cleanup reaches, so the guard cleans every prompt it
+ * sends: the model never reads a discarded partial answer, nor its unsigned reasoning.
+ */
+export function promptWithoutDiscarded(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  if (!prompt.some((message) => message.role === 'assistant' && message.content.some(isResetPart)))
+    return prompt;
+  return prompt.map((message) => {
+    if (message.role !== 'assistant' || !message.content.some(isResetPart)) return message;
+    const content = [...message.content];
+    removeDiscarded(content);
+    return { ...message, content };
+  });
 }
 
 function isDiscardable(part: unknown): boolean {

@@ -68,11 +68,13 @@ export function replayFetch(replies: Reply[]) {
     const frames = [...reply.sse];
     const body$ = new ReadableStream<Uint8Array>(
       {
-        pull(controller) {
+        async pull(controller) {
           const frame = frames.shift();
-          if (frame !== undefined) controller.enqueue(encoder.encode(frame));
-          else if (reply.end === 'reset') controller.error(socketReset());
-          else controller.close();
+          if (frame !== undefined) return controller.enqueue(encoder.encode(frame));
+          if (reply.end !== 'reset') return controller.close();
+          // The reader gets a turn first, as on a socket: an error would drop the frames it has not parsed yet.
+          await new Promise((resolve) => setImmediate(resolve));
+          controller.error(socketReset());
         },
       },
       { highWaterMark: 0 },
