@@ -115,10 +115,10 @@ describe('streamGuard + @ai-sdk/google: thought signatures survive a recovery', 
   const call = { functionCall: { name: 'weather', args: { city: 'Paris' } }, thoughtSignature: 'EpEgCo4g' };
 
   /** The model turn of the request that followed the tool call (step 2), as sent to Gemini. */
-  const modelTurn = (requests: Array<{ body: Record<string, unknown> }>) =>
-    (requests[2]?.body.contents as Array<{ role: string; parts: GeminiPart[] }>).find(
-      (c) => c.role === 'model',
-    )?.parts;
+  const modelTurn = (requests: Array<{ body: Record<string, unknown> }>) => {
+    const contents = (requests[2]?.body.contents ?? []) as Array<{ role: string; parts: GeminiPart[] }>;
+    return contents.find((c) => c.role === 'model')?.parts;
+  };
 
   it.each([
     ['mid-thought; the answer continues it → the remainder only', cutMidThought, false],
