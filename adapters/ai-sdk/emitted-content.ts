@@ -228,7 +228,8 @@ class AnswerCursor {
       }
       if (from < end) return undefined; // an empty part the stream never showed, within what it showed
     } else if (to < end || (to === end && (open === undefined || open.from === end))) {
-      // Shown in full, in blocks the stream ended (an open block, if any, holds none of it).
+      // Shown in full: it ends before what was shown does, or with it while the open block (if any) holds none of it.
+      // Its metadata must be what the block the stream ended over exactly its text has; plain text may be merged.
       this.#at = to;
       const exact = shown.closed.find((b) => b.from === from && b.to === to);
       if (exact !== undefined) return sameJson(exact.metadata, metadata) ? [] : undefined;
@@ -260,17 +261,15 @@ class AnswerCursor {
 type Kind = 'text' | 'reasoning';
 
 /** `{ providerMetadata }` when there is any: parts without metadata stay exactly as the guard always sent them. */
-function withMetadata(metadata: SharedV4ProviderMetadata | undefined): {
-  providerMetadata?: SharedV4ProviderMetadata;
-} {
+function withMetadata(metadata: Metadata): { providerMetadata?: SharedV4ProviderMetadata } {
   return metadata === undefined ? {} : { providerMetadata: metadata };
 }
 
 /**
- * A whole block for one part of the answer. An empty part is kept when it carries metadata (Anthropic's redacted
- * thinking is an empty reasoning part whose data the next request needs).
+ * A whole block for one part of the answer. An empty part is kept when it carries metadata (redacted reasoning is
+ * an empty part whose data the next request needs).
  */
-function block(kind: Kind, id: string, text: string, metadata: SharedV4ProviderMetadata | undefined): Part[] {
+function block(kind: Kind, id: string, text: string, metadata: Metadata): Part[] {
   if (text === '' && metadata === undefined) return [];
   const meta = withMetadata(metadata);
   const parts: Part[] = [{ type: `${kind}-start`, id, ...meta }];
@@ -280,16 +279,11 @@ function block(kind: Kind, id: string, text: string, metadata: SharedV4ProviderM
 }
 
 /**
- * The remainder of an open block, then its end. The SDK keeps a block's last `providerMetadata` (start, then each
- * delta and the end replace it), so the end carries the answer's: what was streamed before the cut had none yet, or
+ * The remainder of an open block, then its end. The SDK keeps a block's last `providerMetadata` (a delta or an end
+ * that carries one replaces it), so the end carries the answer's: what was streamed before the cut had none yet, or
  * the failed response's.
  */
-function completion(
-  kind: Kind,
-  id: string,
-  rest: string,
-  metadata: SharedV4ProviderMetadata | undefined,
-): Part[] {
+function completion(kind: Kind, id: string, rest: string, metadata: Metadata): Part[] {
   const meta = withMetadata(metadata);
   const parts: Part[] = [];
   if (rest !== '') parts.push({ type: `${kind}-delta`, id, delta: rest, ...meta });
