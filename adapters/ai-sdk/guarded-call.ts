@@ -149,9 +149,10 @@ export class GuardedCall {
   }
 
   /**
-   * The consumer's stream once an attempt committed (`head`: its preamble and the part it committed on). One pull reads on while the consumer keeps up and
-   * returns as soon as a part waits in the queue, so each read starts with an empty queue: an error never drops
-   * a part the consumer has not read. Nothing is allocated per part beyond what the provider sends.
+   * The consumer's stream once an attempt committed (`head`: its preamble and the part it committed on). One pull
+   * reads on while the consumer keeps up and returns as soon as a part waits in the queue, so each read starts with
+   * an empty queue: an error never drops a part the consumer has not read. Nothing is allocated per part beyond
+   * what the provider sends.
    */
   #committed(
     n: number,

@@ -1,10 +1,11 @@
 /**
  * The stream guard on the real `@ai-sdk/anthropic` provider, served Anthropic's wire frames. Frame shapes follow the
- * AI SDK's recorded fixtures (github.com/vercel/ai): `packages/anthropic/src/__fixtures__/anthropic-clear-thinking.1`
+ * AI SDK's recorded fixtures (github.com/vercel/ai, `packages/anthropic/src/`): `__fixtures__/anthropic-clear-thinking.1`
  * (`.chunks.txt`: message_start, a thinking block with thinking_delta and signature_delta, a text block; `.json`: the
- * same answer non-streamed), `anthropic-tool-no-args` and `spliced-message-start.chunks.txt` (tool_use blocks after
- * thinking), and the in-band `event: error` overloaded_error of `packages/anthropic/src/anthropic-language-model.test.ts`
- * ('should forward overloaded error during streaming'). Texts, ids and signatures are shortened.
+ * same answer non-streamed), `__fixtures__/anthropic-tool-no-args` and `__fixtures__/spliced-message-start.chunks.txt`
+ * (tool_use blocks after thinking), and the in-band `event: error` overloaded_error of
+ * `anthropic-language-model.test.ts` ('should forward overloaded error during streaming'). Texts, ids and signatures
+ * are shortened.
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { isStepCount, RetryError, type TextStreamPart, type ToolSet, tool } from 'ai';

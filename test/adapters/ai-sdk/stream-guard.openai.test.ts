@@ -1,9 +1,9 @@
 /**
  * The stream guard on the real `@ai-sdk/openai` provider (chat and responses), served OpenAI's wire frames, for
- * parity with the Anthropic and Gemini tests. Frame shapes follow the AI SDK's recorded fixtures (github.com/vercel/ai):
- * `packages/openai/src/chat/__fixtures__/openai-text.chunks.txt` (chat chunks: a role chunk, content deltas) and
- * `packages/openai/src/responses/__fixtures__/openai-reasoning-encrypted-content.1` (`.chunks.txt`: a reasoning item
- * with `encrypted_content` and summary deltas, a function call; `.json`: the non-streamed response, `store: false`).
+ * parity with the Anthropic and Gemini tests. Frame shapes follow the AI SDK's recorded fixtures (github.com/vercel/ai,
+ * `packages/openai/src/`): `chat/__fixtures__/openai-text.chunks.txt` (chat chunks: a role chunk, content deltas) and
+ * `responses/__fixtures__/openai-reasoning-encrypted-content.1` (`.chunks.txt`: a reasoning item with
+ * `encrypted_content` and summary deltas, a function call; `.json`: the non-streamed response, `store: false`).
  * Ids, texts and encrypted contents are shortened.
  */
 import { createOpenAI } from '@ai-sdk/openai';
