@@ -11,6 +11,7 @@ import type { ErrorPattern } from '../../../src/classify/types.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
+import { StreamInterruptedError } from '../../../src/errors/stream-interrupted-error.js';
 import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js';
 import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
 
@@ -220,7 +221,7 @@ describe('classifyError: order', () => {
     expect(classifyError(abortWithHint).retryAfterMs).toBeUndefined();
   });
 
-  it('timeouts and stalls are transient: ours (even with an abort as cause), TimeoutError', () => {
+  it('timeouts, stalls and interrupted streams are transient: ours (even with an abort as cause), TimeoutError', () => {
     expect(classifyError(new ToolTimeoutError({ toolName: 'search', timeoutMs: 5000 }))).toEqual({
       kind: 'transient',
       reason: 'name:ToolTimeoutError',
@@ -235,6 +236,11 @@ describe('classifyError: order', () => {
       kind: 'transient',
       reason: 'name:StreamStalledError',
     });
+    expect(
+      classifyError(new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 }), {
+        unknown: 'permanent',
+      }),
+    ).toEqual({ kind: 'transient', reason: 'name:StreamInterruptedError' });
     expect(
       classifyError(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
     ).toEqual({

@@ -24,6 +24,7 @@ import {
 } from '../../../src/errors/session-errors.js';
 import { StreamConsumedError } from '../../../src/errors/stream-consumed-error.js';
 import { StreamFailedError } from '../../../src/errors/stream-failed-error.js';
+import { StreamInterruptedError } from '../../../src/errors/stream-interrupted-error.js';
 import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js';
 import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
 import { TurnDeadlineError } from '../../../src/errors/turn-deadline-error.js';
@@ -120,6 +121,11 @@ const rows: Row[] = [
     make: () => new StreamFailedError({ message: 'overloaded', type: 'server_error', statusCode: 529 }),
   },
   {
+    name: 'StreamInterruptedError',
+    Class: StreamInterruptedError,
+    make: () => new StreamInterruptedError({ ending: 'interrupted', charsEmitted: 12 }),
+  },
+  {
     name: 'StreamStalledError',
     Class: StreamStalledError,
     make: () => new StreamStalledError({ stallTimeoutMs: 30_000 }),
@@ -189,6 +195,10 @@ describe('error classes follow the house rule', () => {
     expect(new RetryCancelledError({ cause }).cause).toBe(cause);
     expect(new StreamConsumedError({ request: 'r' }).request).toBe('r');
     expect(new StreamStalledError({ stallTimeoutMs: 5 }).stallTimeoutMs).toBe(5);
+    expect(new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 })).toMatchObject({
+      ending: 'no-finish',
+      charsEmitted: 0,
+    });
   });
 
   it('RpcError without a message still says what failed and what to do', () => {
@@ -209,6 +219,19 @@ describe('error classes follow the house rule', () => {
     const covered = new Set(rows.map((row) => row.name));
     expect(exported.filter((name) => !covered.has(name))).toEqual([]);
     expect(exported.length).toBeGreaterThan(0);
+  });
+});
+
+describe('StreamInterruptedError', () => {
+  it('says where and how the stream ended, and what to check', () => {
+    expect(new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 }).message).toBe(
+      'The model stream ended before any content, without a finish: the answer is incomplete. The stream guard ' +
+        'retries it; if this repeats, check what sits between you and the provider (a proxy or load balancer that ' +
+        'closes long responses).',
+    );
+    expect(new StreamInterruptedError({ ending: 'interrupted', charsEmitted: 12 }).message).toMatch(
+      /^The model stream ended after 12 characters, with finish reason 'interrupted': /,
+    );
   });
 });
 
