@@ -1,6 +1,6 @@
 /**
- * One model call through the stream guard: the retry loop before content, the single degraded `doGenerate` after
- * content (reconciled by {@link EmittedContent}), the attempt records in `providerMetadata` and the guard's events.
+ * One model call through the stream guard: the retry loop before content, the recovery after content (reconciled
+ * by {@link Reconciliation}), the attempt records in `providerMetadata` and the guard's events.
  * Kept apart from `stream-guard.ts`, which holds only the public options and the middleware factory.
  */
 import type {
@@ -19,12 +19,21 @@ import { StreamStalledError } from '../../src/errors/stream-stalled-error.js';
 import { decideRetry, type RetryDecision } from '../../src/policy/retry-decision.js';
 import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../src/stream/attempt-record.js';
 import { SingleUseRequest } from '../../src/stream/single-use-request.js';
+import { continuationStyle, isPrefillRejection, prefill, rememberPrefillRejection } from './continuation.js';
 import { EmittedContent } from './emitted-content.js';
 import { endWithErrorPart, erroredStream, relayRest, sdkRetryError, toError } from './failure-surfacing.js';
 import { InBandError, readPreamble } from './preamble.js';
+import { Reconciliation } from './reconciliation.js';
+import { generatedRecovery, streamedRecovery } from './recovery-request.js';
 import { withoutDiscardedMessages } from './reset-part.js';
 import { StreamAttempt } from './stream-attempt.js';
 import { GUARD_METADATA_KEY, type Resolved, type StreamGuardEventMap } from './stream-guard.js';
+
+/** The request a consumer's cancel must reach, and whether it came. */
+interface Sink {
+  attempt: StreamAttempt;
+  cancelled: boolean;
+}
 
 /** State of one model call through the guard. Fresh per call; each attempt gets a fresh recorder. */
 export class GuardedCall {
@@ -32,6 +41,8 @@ export class GuardedCall {
   /** Every error before content, for the SDK-shaped `RetryError` (see `#asTheSdkWould`). */
   readonly #earlyErrors: unknown[] = [];
   readonly #label: string;
+  /** New requests made after transient failures (before content, and of streamed recoveries): `maxRetries` bounds them. */
+  #retries = 0;
 
   private readonly params: LanguageModelV4CallOptions;
 
@@ -109,11 +120,12 @@ export class GuardedCall {
     const record = recorder.finish({ error, classification });
     this.#attempts.push(record);
     this.#earlyErrors.push(error);
-    const decision = this.#retryDecision(n, classification);
+    const decision = this.#retryDecision(classification);
     if (!decision.retry) {
       this.#emit('stream_failed', { attempt: record, attempts: [...this.#attempts], error });
       throw this.#asTheSdkWould(error, decision.reason === 'exhausted');
     }
+    this.#retries++;
     this.#emit('stream_retry', { attempt: record, nextAttempt: n + 1, delayMs: decision.delayMs });
     return decision.delayMs;
   }
@@ -137,9 +149,9 @@ export class GuardedCall {
     await this.options.sleep(this.#earlyFailure(n, recorder, error), this.params.abortSignal);
   }
 
-  #retryDecision(n: number, classification: Classification): RetryDecision {
+  #retryDecision(classification: Classification): RetryDecision {
     return decideRetry({
-      retriesDone: n - 1,
+      retriesDone: this.#retries,
       maxRetries: this.options.maxRetries,
       classification,
       backoff: this.options.backoff,
@@ -161,6 +173,8 @@ export class GuardedCall {
     head: Part[],
   ): ReadableStream<Part> {
     const emitted = new EmittedContent();
+    // The request the consumer's cancel must reach: the committed attempt, then a streamed recovery.
+    const sink: Sink = { attempt, cancelled: false };
     let done = false;
     const pass = (controller: ReadableStreamDefaultController<Part>, part: Part) => {
       if (part.type === 'finish') {
@@ -191,7 +205,7 @@ export class GuardedCall {
           } catch (error) {
             done = true;
             recorder.charsEmitted = emitted.chars;
-            return this.#afterLateFailure(n, attempt, recorder, emitted, error, controller);
+            return this.#afterLateFailure(n, attempt, recorder, emitted, error, controller, sink);
           }
           if (end) {
             done = true;
@@ -199,13 +213,16 @@ export class GuardedCall {
             controller.close();
           }
         },
-        cancel: (reason) => attempt.cancel(reason),
+        cancel: (reason) => {
+          sink.cancelled = true;
+          return sink.attempt.cancel(reason);
+        },
       },
       { highWaterMark: 1 },
     );
   }
 
-  /** A failure after content: degrade to one `doGenerate` and reconcile, or end the stream with the error. */
+  /** A failure after content: recover it (see {@link #recover}), or end the stream with the error. */
   async #afterLateFailure(
     n: number,
     attempt: StreamAttempt,
@@ -213,6 +230,7 @@ export class GuardedCall {
     emitted: EmittedContent,
     caught: unknown,
     controller: ReadableStreamDefaultController<Part>,
+    sink: Sink,
   ): Promise<void> {
     const inBand = caught instanceof InBandError ? caught : undefined;
     const error = inBand ? inBand.part.error : caught;
@@ -228,33 +246,76 @@ export class GuardedCall {
     }
     attempt.stop();
     this.#emit('stream_degraded', { attempt: record, charsEmitted: emitted.chars });
-    const generator = this.#recorder(n + 1, 'generate');
-    let result: LanguageModelV4GenerateResult;
-    try {
-      const request = new SingleUseRequest(generator.request, () => this.model.doGenerate(this.params));
-      result = await request.stream();
-    } catch (generateError) {
-      const failed = generator.finish({
-        error: generateError,
-        classification: this.#classify(generateError),
-      });
-      this.#attempts.push(failed);
-      this.#fail(failed, generateError, controller, undefined);
+    await this.#recover(n + 1, emitted, controller, sink);
+  }
+
+  /**
+   * Recovery requests after content, never the spent stream: one `doGenerate` (or a new streamed request with
+   * `recovery: 'stream'`), continuing the shown text where the provider can (`continuation.ts`), reconciled with
+   * what was shown (`reconciliation.ts`). A continuation the provider rejects (400/422) gets one request that
+   * answers anew; a streamed recovery's transient failure gets a new one after backoff, within `maxRetries`.
+   */
+  async #recover(
+    first: number,
+    emitted: EmittedContent,
+    controller: ReadableStreamDefaultController<Part>,
+    sink: Sink,
+  ): Promise<void> {
+    const streamed = this.options.recovery === 'stream';
+    let style = continuationStyle(this.options.continuation, this.model);
+    for (let n = first; ; n++) {
+      const texts = style === undefined ? undefined : emitted.prefillTexts();
+      const plan = style && texts ? prefill(style, this.model, this.params, texts) : undefined;
+      const recorder = this.#recorder(n, streamed ? 'stream' : 'generate');
+      recorder.recovery = plan ? 'continue' : 'regenerate';
+      const reconciliation = new Reconciliation(emitted, n, plan);
+      const emit = (part: Part) => {
+        if (part.type === 'text-delta' || part.type === 'reasoning-delta')
+          recorder.charsEmitted += part.delta.length;
+        controller.enqueue(part);
+      };
+      const params = plan?.params ?? this.params;
+      let finish: Extract<Part, { type: 'finish' }>;
+      try {
+        const request = { model: this.model, params, options: this.options, name: recorder.request };
+        finish = streamed
+          ? await streamedRecovery(request, reconciliation, emit, (attempt) => {
+              sink.attempt = attempt;
+            })
+          : await generatedRecovery(request, reconciliation, emit);
+      } catch (error) {
+        if (sink.cancelled) return;
+        const classification = this.#classify(error);
+        const record = recorder.finish({ error, classification });
+        this.#attempts.push(record);
+        if (plan !== undefined && isPrefillRejection(error)) {
+          rememberPrefillRejection(this.model);
+          style = undefined;
+          continue;
+        }
+        if (streamed && (await this.#retryRecovery(n, record, classification))) continue;
+        this.#fail(record, error, controller, undefined);
+        return;
+      }
+      this.#attempts.push(recorder.finish());
+      controller.enqueue({ ...finish, providerMetadata: this.#metadata(finish.providerMetadata) });
+      controller.close();
       return;
     }
-    for (const part of emitted.completeWith(result, n + 1)) {
-      generator.charsEmitted +=
-        part.type === 'text-delta' || part.type === 'reasoning-delta' ? part.delta.length : 0;
-      controller.enqueue(part);
+  }
+
+  /** After a streamed recovery failed: whether a new one follows (transient, within `maxRetries`), after backoff. */
+  async #retryRecovery(n: number, record: AttemptRecord, classification: Classification): Promise<boolean> {
+    const decision = this.#retryDecision(classification);
+    if (!decision.retry) return false;
+    this.#retries++;
+    this.#emit('stream_retry', { attempt: record, nextAttempt: n + 1, delayMs: decision.delayMs });
+    try {
+      await this.options.sleep(decision.delayMs, this.params.abortSignal);
+    } catch {
+      return false; // the caller aborted during the backoff: the failure stands
     }
-    this.#attempts.push(generator.finish());
-    controller.enqueue({
-      type: 'finish',
-      usage: result.usage,
-      finishReason: result.finishReason,
-      providerMetadata: this.#metadata(result.providerMetadata),
-    });
-    controller.close();
+    return true;
   }
 
   /**

@@ -79,7 +79,7 @@ export type { SessionEvent, SessionEventMap, SessionListener } from '../../src/s
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from '../../src/session/jsonl-store.js';
 export type { RetrySettings, SessionSettings, SessionSettingsInput } from '../../src/session/settings.js';
 export { InMemorySessionStore, type SessionStore } from '../../src/session/store.js';
-export type { AttemptMode, AttemptRecord } from '../../src/stream/attempt-record.js';
+export type { AttemptMode, AttemptRecord, RecoveryKind } from '../../src/stream/attempt-record.js';
 export type { Clock, Random, Sleep } from '../../src/util/time.js';
 export {
   AgentSession,
@@ -89,6 +89,7 @@ export {
   type TurnResult,
   type UsageLimitAnswer,
 } from './agent-session.js';
+export type { ContinuationOption, ContinuationStyle } from './continuation.js';
 export { defaults } from './defaults.js';
 export { type GracefulGenerateTextOptions, generateText } from './generate-text.js';
 export { type GracefulRepairOptions, gracefulRepairToolCall } from './graceful-repair-tool-call.js';
@@ -109,6 +110,7 @@ export {
 } from './reset-part.js';
 export {
   GUARD_METADATA_KEY,
+  type RecoveryMode,
   type StreamGuardEvent,
   type StreamGuardEventMap,
   type StreamGuardOptions,

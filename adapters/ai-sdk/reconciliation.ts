@@ -11,13 +11,9 @@
  *
  * Tool calls the consumer has seen (same tool, same input) are never emitted again.
  */
-import type {
-  LanguageModelV4GenerateResult,
-  LanguageModelV4StreamPart as Part,
-  SharedV4ProviderMetadata,
-} from '@ai-sdk/provider';
-import { sameJson } from '../../src/util/shape.js';
-import type { ClosedBlock, EmittedContent, Kind, Metadata, ShownBlocks } from './emitted-content.js';
+import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart as Part } from '@ai-sdk/provider';
+import type { EmittedContent, Kind, Metadata } from './emitted-content.js';
+import { cursors, type KindCursor, withMetadata } from './kind-cursor.js';
 import { isContent } from './preamble.js';
 import { resetPart } from './reset-part.js';
 
@@ -54,7 +50,7 @@ export class Reconciliation {
   readonly #attempt: number;
   /** Whether the recovery continues the shown text (else it is a regenerated answer). */
   #continuation: boolean;
-  /** A regenerated answer is matched against what was shown until every kind is past it or it diverged. */
+  /** Parts other than text and reasoning are held back while a regenerated answer has not passed what was shown. */
   #matching: boolean;
   /** Whether a reset was sent: from then on the recovery is the answer. */
   #diverged = false;
@@ -219,7 +215,7 @@ export class Reconciliation {
     }
     block.text += delta;
     if (metadata !== undefined) block.metadata = metadata;
-    if (block.out !== undefined || !this.#matching || this.#cursors[block.kind].reached) {
+    if (block.out !== undefined || !this.#comparing(block.kind)) {
       this.#live(block, delta, metadata);
       return;
     }
@@ -272,7 +268,7 @@ export class Reconciliation {
       return;
     }
     const cursor = this.#cursors[block.kind];
-    if (!this.#matching || cursor.reached) {
+    if (!this.#comparing(block.kind)) {
       this.#emitBlock(block);
       return;
     }
@@ -293,6 +289,11 @@ export class Reconciliation {
   }
 
   // ---- regeneration ----
+
+  /** Whether blocks of this kind are still compared with what was shown (a regenerated answer, not yet past it). */
+  #comparing(kind: Kind): boolean {
+    return !this.#continuation && !this.#diverged && !this.#cursors[kind].reached;
+  }
 
   /** Once every kind is past what was shown, what was held back (tool calls, files, sources) follows. */
   #afterMatch(): void {
@@ -384,126 +385,6 @@ export class Reconciliation {
     this.#usedIds.add(id);
     return id;
   }
-}
-
-/**
- * Matches a regenerated answer's blocks of one kind, in order, against what was shown of that kind. A block shown
- * in full must be where the stream showed it, with the same metadata (a block the stream ended cannot be
- * changed); the block in which what was shown ends completes the open block (its end brings the answer's
- * metadata), and every later block is new.
- */
-class KindCursor {
-  /** Where, in the text shown, the answer's next block begins. */
-  at = 0;
-  /** Whether the answer got past what was shown. */
-  reached = false;
-  /** What was shown when the recovery began (the consumer's view grows as the recovery is emitted). */
-  readonly #text: string;
-  readonly #closed: ClosedBlock[];
-  readonly #open: { id: string; from: number } | undefined;
-  readonly end: number;
-  readonly #usedEmpty = new Set<ClosedBlock>();
-
-  constructor(shown: ShownBlocks) {
-    this.#text = shown.text;
-    this.#closed = [...shown.closed];
-    this.#open = shown.lastOpen();
-    this.end = shown.text.length;
-  }
-
-  /** Whether a block beginning at `from` with `text` so far repeats what was shown (as far as it was shown). */
-  agrees(from: number, text: string): boolean {
-    const overlap = Math.min(text.length, this.end - from);
-    return this.#text.startsWith(text.slice(0, overlap), from);
-  }
-
-  /** Whether the answer covered everything shown of this kind, and every empty block shown with metadata. */
-  covered(): boolean {
-    return (
-      (this.reached || this.at >= this.end) &&
-      this.#closed.every((b) => b.from !== b.to || b.metadata === undefined || this.#usedEmpty.has(b))
-    );
-  }
-
-  past(): boolean {
-    return this.reached || this.at >= this.end;
-  }
-
-  /**
-   * The block (beginning at `from`) in which what was shown ends: it goes on in the open block, or else in a new
-   * one (`open: false`). `undefined` when it cannot: it spans a block the stream ended and either carries metadata.
-   */
-  cross(from: number, metadata: Metadata, newId: () => string): { id: string; open: boolean } | undefined {
-    this.reached = true;
-    const open = this.#open;
-    if (open !== undefined) {
-      if (from < open.from && (metadata !== undefined || this.#signedWithin(from, open.from)))
-        return undefined;
-      return { id: open.id, open: true };
-    }
-    if (from < this.end && (metadata !== undefined || this.#signedWithin(from, this.end))) return undefined;
-    return { id: newId(), open: false };
-  }
-
-  /**
-   * A whole block of the answer that does not go past what was shown: nothing to emit when it repeats a shown
-   * block, the end of the open block when what was shown ends with it, a new block when it lies beyond; `undefined`
-   * when it does not repeat what was shown.
-   */
-  whole(
-    kind: Kind,
-    text: string,
-    metadata: Metadata,
-    newId: () => string,
-  ): { parts: Part[]; id?: string } | undefined {
-    const from = this.at;
-    const to = from + text.length;
-    const open = this.#open;
-    if (text === '') {
-      const empty = this.#closed.find((b) => b.from === from && b.to === from && !this.#usedEmpty.has(b));
-      if (empty !== undefined) {
-        this.#usedEmpty.add(empty);
-        return sameJson(empty.metadata, metadata) ? { parts: [] } : undefined;
-      }
-      if (from < this.end) return undefined; // an empty block the stream never showed, within what it showed
-    } else if (to < this.end || (to === this.end && (open === undefined || open.from === this.end))) {
-      // Shown in full: it ends before what was shown does, or with it while the open block (if any) holds none of it.
-      // Its metadata must be what the block the stream ended over exactly its text has; plain text may be merged.
-      this.at = to;
-      const exact = this.#closed.find((b) => b.from === from && b.to === to);
-      if (exact !== undefined) return sameJson(exact.metadata, metadata) ? { parts: [] } : undefined;
-      return metadata === undefined && !this.#signedWithin(from, to) ? { parts: [] } : undefined;
-    }
-    // What was shown ends with this block (or before it): it completes the open block, or is a new one.
-    const crossed = this.cross(from, metadata, newId);
-    if (crossed === undefined) return undefined;
-    this.at = to;
-    const meta = withMetadata(metadata);
-    if (crossed.open) return { parts: [{ type: `${kind}-end`, id: crossed.id, ...meta }], id: crossed.id };
-    if (text === '' && metadata === undefined) return { parts: [] };
-    return {
-      id: crossed.id,
-      parts: [
-        { type: `${kind}-start`, id: crossed.id, ...meta },
-        ...(text === '' ? [] : [{ type: `${kind}-delta` as const, id: crossed.id, delta: text, ...meta }]),
-        { type: `${kind}-end`, id: crossed.id, ...meta },
-      ],
-    };
-  }
-
-  /** Whether a block the stream ended, over characters in [from, to), carries metadata. */
-  #signedWithin(from: number, to: number): boolean {
-    return this.#closed.some((b) => b.metadata !== undefined && b.from < to && b.to > from);
-  }
-}
-
-function cursors(emitted: EmittedContent): Record<Kind, KindCursor> {
-  return { text: new KindCursor(emitted.shown.text), reasoning: new KindCursor(emitted.shown.reasoning) };
-}
-
-/** `{ providerMetadata }` when there is any: parts without metadata stay exactly as the guard always sent them. */
-function withMetadata(metadata: Metadata): { providerMetadata?: SharedV4ProviderMetadata } {
-  return metadata === undefined ? {} : { providerMetadata: metadata };
 }
 
 function textOf(parts: Part[]): string {

@@ -18,9 +18,11 @@ import {
   checkCount,
   checkDelayMs,
   checkFunction,
+  checkOneOf,
   checkOptionsObject,
   checkTimeoutMs,
 } from '../../src/util/validate.js';
+import { type ContinuationOption, continuationOptions } from './continuation.js';
 import { GuardedCall } from './guarded-call.js';
 
 /**
@@ -28,9 +30,12 @@ import { GuardedCall } from './guarded-call.js';
  * it satisfies `EventMap` without an index signature, so a misspelled event name does not compile.
  */
 export type StreamGuardEventMap = {
-  /** A failure before any content: a new streamed request follows after `delayMs`. */
+  /** A failure before any content, or of a streamed recovery: a new streamed request follows after `delayMs`. */
   stream_retry: { attempt: AttemptRecord; nextAttempt: number; delayMs: number };
-  /** A transient failure after content: one non-streaming request follows (never a second stream). */
+  /**
+   * A transient failure after content: a recovery request follows (never the spent stream again): non-streaming or
+   * streamed (`recovery`), continuing the shown text or answering anew (`continuation`).
+   */
   stream_degraded: { attempt: AttemptRecord; charsEmitted: number };
   /** The call failed for good; `error` is what the stream ends with. */
   stream_failed: { attempt: AttemptRecord; attempts: AttemptRecord[]; error: unknown };
@@ -77,10 +82,29 @@ export interface StreamGuardOptions {
    */
   maxRetryAfterMs?: number;
   /**
-   * After content, recover a transient failure with one non-streaming request.
+   * After content, recover a transient failure (see `recovery` and `continuation`); `false` makes such failures
+   * terminal.
    * @default true
    */
   degrade?: boolean;
+  /**
+   * How a failure after content is recovered. `'generate'`: one non-streaming request, reconciled with what was
+   * shown once it answered. `'stream'`: a new streamed request (never the spent one), reconciled as it arrives:
+   * swallowed while it repeats what was shown, streamed live once past it, a reset part the moment it diverges; its
+   * own transient failures get new streamed requests with backoff, counted against `maxRetries`.
+   * @default 'generate'
+   */
+  recovery?: RecoveryMode;
+  /**
+   * Whether a recovery after content asks the model to continue the text it showed (the request ends with that
+   * text as an assistant message) instead of answering anew. `'auto'`: where the provider is known to support it
+   * (`continuationByProvider`: Anthropic Messages); `'off'`: always answer anew; a style for an OpenAI-compatible
+   * server that supports it: `'vllm'` (`continue_final_message`), `'prefix'` (DeepSeek, Mistral), or `'anthropic'`.
+   * It falls back to answering anew when the step showed anything but text, with extended thinking, and when the
+   * provider rejects the prefill (HTTP 400/422).
+   * @default 'auto'
+   */
+  continuation?: ContinuationOption;
   /**
    * Abort an attempt whose stream sends nothing for this long, in ms, and recover it (default: off). Only the time a
    * read from the provider is pending counts: a consumer that pauses between parts is never a stall. Keep it below
@@ -110,7 +134,14 @@ export const defaultStreamGuardOptions = {
   jitter: 0.1,
   maxRetryAfterMs: 60_000,
   degrade: true,
+  recovery: 'generate',
+  continuation: 'auto',
 } as const;
+
+/** How a failure after content is recovered (see {@link StreamGuardOptions.recovery}). */
+export type RecoveryMode = 'generate' | 'stream';
+
+const recoveryModes: readonly RecoveryMode[] = ['generate', 'stream'];
 
 /** The key under which the guard writes its attempt records into `providerMetadata`. */
 export const GUARD_METADATA_KEY = 'graceful-ai';
@@ -128,6 +159,8 @@ export function checkStreamGuardOptions(options: StreamGuardOptions, prefix = ''
   if (options.backoff) validateBackoff(options.backoff, `${prefix}backoff.`);
   checkDelayMs(`${prefix}maxRetryAfterMs`, options.maxRetryAfterMs);
   checkBoolean(`${prefix}degrade`, options.degrade);
+  checkOneOf(`${prefix}recovery`, options.recovery, recoveryModes);
+  checkOneOf(`${prefix}continuation`, options.continuation, continuationOptions);
   checkTimeoutMs(`${prefix}stallTimeoutMs`, options.stallTimeoutMs);
   checkOptionsObject(`${prefix}classify`, options.classify);
   checkFunction(`${prefix}onEvent`, options.onEvent);
@@ -168,6 +201,8 @@ function resolveOptions(options: DropInGuardOptions): Resolved {
     },
     maxRetryAfterMs: options.maxRetryAfterMs ?? d.maxRetryAfterMs,
     degrade: options.degrade ?? d.degrade,
+    recovery: options.recovery ?? d.recovery,
+    continuation: options.continuation ?? d.continuation,
     stallTimeoutMs: options.stallTimeoutMs,
     classify: options.classify,
     emit: (type, payload) => {
@@ -200,6 +235,8 @@ export interface Resolved {
   backoff: BackoffOptions;
   maxRetryAfterMs: number;
   degrade: boolean;
+  recovery: RecoveryMode;
+  continuation: ContinuationOption;
   stallTimeoutMs: number | undefined;
   classify: ClassifyOverrides | undefined;
   emit<K extends keyof StreamGuardEventMap>(type: K, payload: StreamGuardEventMap[K]): void;
@@ -216,9 +253,11 @@ export interface Resolved {
  *   transient failure (thrown, rejected, `error` part, in-band provider error, stall, a clean end or an
  *   'interrupted' finish) starts a NEW streamed request after backoff, up to `maxRetries`; only the winning
  *   attempt's preamble (every part before its first content part) reaches the consumer;
- * - after content, a transient failure degrades to ONE `doGenerate` with the same params, reconciled with what
- *   was emitted: the remainder only, or a `graceful-ai.reset` part then the complete answer, its provider metadata
- *   (signatures, redacted thinking, item ids) kept;
+ * - after content, a transient failure gets a recovery request: ONE `doGenerate` (default) or a NEW streamed
+ *   request (`recovery: 'stream'`), reconciled with what was emitted: the remainder only, or a `graceful-ai.reset`
+ *   part then the complete answer, its provider metadata (signatures, redacted thinking, item ids) kept. Where the
+ *   provider can continue an assistant prefix (`continuation`, by default Anthropic Messages), the request ends
+ *   with the shown text and only the continuation follows;
  * - anything else (permanent, overflow, abort) errors the stream with the original error, so `result.text` rejects
  *   (the drop-ins instead end it with an `error` part, as the SDK does, and make `result.text` reject themselves).
  * When a retry or a recovery happened, the attempt records land on the finish part's

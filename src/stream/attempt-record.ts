@@ -18,12 +18,22 @@ export interface AttemptRecord {
   /** Characters of text and reasoning this attempt passed to the consumer. */
   charsEmitted: number;
   durationMs: number;
+  /**
+   * For a recovery after content: whether it asked the model to continue the shown text (`'continue'`) or to
+   * answer anew (`'regenerate'`).
+   */
+  recovery?: RecoveryKind;
 }
+
+/** How a recovery after content asked for the rest of the answer. */
+export type RecoveryKind = 'continue' | 'regenerate';
 
 /** A fresh record for one attempt; {@link AttemptRecorder.finish} freezes it. */
 export class AttemptRecorder {
   /** Characters this attempt passed to the consumer; the guard adds to it. */
   charsEmitted = 0;
+  /** Set on a recovery after content. */
+  recovery: RecoveryKind | undefined;
   readonly #startedAt: number;
 
   constructor(
@@ -44,6 +54,7 @@ export class AttemptRecorder {
       charsEmitted: this.charsEmitted,
       durationMs: this.clock.now() - this.#startedAt,
     };
+    if (this.recovery !== undefined) record.recovery = this.recovery;
     if (failure) {
       record.error = describeError(failure.error);
       record.classification = { ...failure.classification };

@@ -75,3 +75,9 @@ export function checkClock(option: string, value: unknown): void {
     fail(option, 'an object with a now() method', value, false);
   }
 }
+
+/** One of a fixed set of strings (a mode or a named style). */
+export function checkOneOf(option: string, value: unknown, allowed: readonly string[]): void {
+  if (value === undefined || (typeof value === 'string' && allowed.includes(value))) return;
+  fail(option, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`, value, false);
+}
