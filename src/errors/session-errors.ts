@@ -1,5 +1,5 @@
 import { formatDuration } from '../util/duration.js';
-import { boundedErrorText, errorText } from './error-text.js';
+import { boundedErrorText } from './error-text.js';
 import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
 
 /** `prompt()` was called while another turn of the same session was still running. */
@@ -35,7 +35,7 @@ export class RetryExhaustedError extends GracefulError {
     super(
       'RetryExhaustedError',
       // The wording is pi's, which RPC clients match on; the turn can be sent again.
-      `Retry failed after ${retries} attempts: ${errorText(cause)}`,
+      `Retry failed after ${retries} attempts: ${boundedErrorText(cause)}`,
       { cause },
     );
     this.retries = retries;
@@ -63,7 +63,7 @@ export class RetryCancelledError extends GracefulError {
     const { cause } = options;
     super(
       'RetryCancelledError',
-      `Retry cancelled: the automatic retry after "${errorText(cause)}" was cancelled. ` +
+      `Retry cancelled: the automatic retry after "${boundedErrorText(cause)}" was cancelled. ` +
         'Send the message again to retry.',
       { cause },
     );
@@ -100,7 +100,7 @@ export class RetryDelayTooLongError extends GracefulError {
       'RetryDelayTooLongError',
       `The server asked to wait ${formatDuration(retryAfterMs)} before retrying, which exceeds ` +
         `retry.maxRetryAfterMs (${formatDuration(maxRetryAfterMs)}), so the turn failed without retrying: ` +
-        `${errorText(cause)}. Try again later, or raise settings.retry.maxRetryAfterMs.`,
+        `${boundedErrorText(cause)}. Try again later, or raise settings.retry.maxRetryAfterMs.`,
       { cause },
     );
     this.retryAfterMs = retryAfterMs;

@@ -301,11 +301,13 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
       errorMessage: serializeError(error).message,
     });
     const compact = this.#options.compact ?? trimContext;
+    signal.throwIfAborted(); // a `compaction_start` listener may have aborted the turn
     const after = [...(await compact(before, { error, signal }))];
     signal.throwIfAborted();
     const removedCount = Math.max(0, before.length - after.length);
     // Saved first: the context changes only when the store holds the change.
-    this.#save([{ type: 'compaction', at: this.#clock.now(), messages: after, removedCount }]);
+    // A copy: the context grows on, the entry must not (an in-memory store keeps the object itself).
+    this.#save([{ type: 'compaction', at: this.#clock.now(), messages: [...after], removedCount }]);
     this.#context = after;
     this.#emit('compaction_end', { messageCount: after.length, removedCount });
   }
