@@ -43,8 +43,6 @@ export const maxErrorTextChars = 2000;
  */
 export function boundedErrorText(error: unknown, maxChars = maxErrorTextChars): string {
   const text = errorText(error);
-  return truncateText(
-    redactSecrets(text.length > maxChars * 2 ? text.slice(0, maxChars * 2) : text),
-    maxChars,
-  );
+  const head = text.length > maxChars * 2 ? text.slice(0, maxChars * 2) : text;
+  return truncateText(redactSecrets(head), maxChars, text.length - head.length);
 }

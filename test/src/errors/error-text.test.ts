@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boundedErrorText, errorText, maxErrorTextChars } from '../../../src/errors/error-text.js';
+import { truncateText } from '../../../src/util/truncate.js';
 
 describe('errorText', () => {
   it('gives the message, the name for an empty message, strings as is and other values as JSON', () => {
@@ -42,7 +44,9 @@ describe('boundedErrorText: the one rendering events and session entries carry',
     expect(boundedErrorText(new Error(`bad key ${key}`))).toBe('bad key [REDACTED]');
     const long = boundedErrorText(new Error('y'.repeat(100_000)), 100);
     expect(long).toHaveLength(100);
-    expect(long).toMatch(/^y+… \[truncated 99900 chars\]$/);
+    const [, kept, count] = /^(y+)… \[truncated (\d+) chars\]$/.exec(long) ?? [];
+    // The count is honest: what was cut before redaction is counted too.
+    expect(kept!.length + Number(count)).toBe(100_000);
   });
 
   it('a 5 MB message renders within the bound (2000 characters by default)', () => {
@@ -59,5 +63,28 @@ describe('boundedErrorText: the one rendering events and session entries carry',
       },
     });
     expect(boundedErrorText(hostile)).toBe('Unknown error');
+  });
+});
+
+describe('truncateText', () => {
+  it('never exceeds the bound, and its marker counts every character missing', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 3000 }),
+        fc.integer({ min: 40, max: 400 }),
+        fc.nat(10_000),
+        (text, max, dropped) => {
+          const out = truncateText(text, max, dropped);
+          expect(out.length).toBeLessThanOrEqual(max);
+          if (text.length <= max && dropped === 0) {
+            expect(out).toBe(text);
+            return;
+          }
+          const match = /… \[truncated (\d+) chars\]$/.exec(out);
+          expect(match).not.toBeNull();
+          expect(out.length - match![0].length + Number(match![1])).toBe(text.length + dropped);
+        },
+      ),
+    );
   });
 });
