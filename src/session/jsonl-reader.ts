@@ -41,7 +41,8 @@ export function readSessionFile<M extends SessionMessage>(
 ): LoadedSessionFile<M> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const entries: SessionEntry<M>[] = [];
-  const chunk = new Uint8Array(limits.chunkBytes);
+  // A line never exceeds the bound within one chunk; across chunks `pendingBytes` counts it.
+  const chunk = new Uint8Array(Math.min(limits.chunkBytes, limits.maxLineBytes));
   // The start of a line that continues in the next chunk (copied: the chunk buffer is reused).
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
@@ -51,14 +52,23 @@ export function readSessionFile<M extends SessionMessage>(
 
   const corrupt = (problem: string, cause?: unknown) =>
     new SessionFileCorruptError({ path, line, problem, cause });
-  const lineText = (rest: Uint8Array): string => {
-    if (pendingBytes + rest.length > limits.maxLineBytes) {
-      throw corrupt(`is longer than ${limits.maxLineBytes} bytes, more than can be read into one string`);
-    }
-    const bytes = pending.length === 0 ? rest : concat([...pending, rest], pendingBytes + rest.length);
+  const tooLong = () =>
+    corrupt(`is longer than ${limits.maxLineBytes} bytes, more than can be read into one string`);
+  /** Decodes whole lines at once (one call per chunk, not per line); names the line that is not UTF-8. */
+  const decode = (bytes: Uint8Array): string => {
     try {
       return decoder.decode(bytes);
     } catch (error) {
+      let start = 0;
+      for (let end = bytes.indexOf(NEWLINE); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+        try {
+          decoder.decode(bytes.subarray(start, end));
+        } catch {
+          break;
+        }
+        line++;
+        start = end + 1;
+      }
       throw corrupt('is not valid UTF-8', error);
     }
   };
@@ -82,30 +92,35 @@ export function readSessionFile<M extends SessionMessage>(
     if (read <= 0) break;
     position += read;
     const view = chunk.subarray(0, read);
-    let start = 0;
-    for (let end = view.indexOf(NEWLINE); end !== -1; end = view.indexOf(NEWLINE, start)) {
-      const text = lineText(view.subarray(start, end));
-      if (text.trim() !== '') addEntry(text);
-      keptBytes += pendingBytes + (end - start) + 1;
+    const last = view.lastIndexOf(NEWLINE);
+    if (last !== -1) {
+      if (pendingBytes + view.indexOf(NEWLINE) > limits.maxLineBytes) throw tooLong();
+      const whole = view.subarray(0, last + 1);
+      const bytes = pending.length === 0 ? whole : concat([...pending, whole], pendingBytes + whole.length);
+      const lines = decode(bytes).split('\n');
+      lines.pop(); // '' after the last newline
+      for (const text of lines) {
+        if (text.trim() !== '') addEntry(text);
+        line++;
+      }
+      keptBytes += bytes.length;
       pending = [];
       pendingBytes = 0;
-      line++;
-      start = end + 1;
     }
-    if (start < read) {
-      // Past the bound the bytes are not kept: the line fails when it ends (or is torn, if it never does).
-      if (pendingBytes <= limits.maxLineBytes) pending.push(view.slice(start));
-      pendingBytes += read - start;
-    }
+    const rest = view.subarray(last + 1);
+    // Past the bound the bytes are not kept: the line fails when it ends (or is torn, if it never does).
+    if (rest.length > 0 && pendingBytes <= limits.maxLineBytes) pending.push(rest.slice());
+    pendingBytes += rest.length;
   }
 
   const result = { entries, keptBytes, fileBytes: position, unterminated: false };
   if (pendingBytes === 0) return result;
   // Every line a writer finished ends with '\n': the bytes after the last one are a torn write, or an entry that
   // lost only its newline.
+  if (pendingBytes > limits.maxLineBytes) return { ...result, tornLine: line };
   let tail: string;
   try {
-    tail = lineText(new Uint8Array(0));
+    tail = decoder.decode(concat(pending, pendingBytes));
   } catch {
     return { ...result, tornLine: line };
   }
