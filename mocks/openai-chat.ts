@@ -1,4 +1,5 @@
 /** The Chat Completions wire format (`POST /chat/completions`), streamed and not. */
+import { relayedFrame, relayedPayload } from './in-band-error.js';
 import {
   type AnswerMeta,
   type AnswerStep,
@@ -101,16 +102,21 @@ export const chatFormat: WireFormat = {
     return events;
   },
 
-  errorFrame: (fault: ErrorFault, meta: AnswerMeta) => dataFrame(chatFormat.errorBody(fault, meta)),
+  errorFrame: (fault: ErrorFault, meta: AnswerMeta) =>
+    relayedFrame(fault) ?? dataFrame(chatFormat.errorBody(fault, meta)),
 
   /** Chat has no failed-response object: every format is an error body (`response.failed` like `openai`). */
   errorBody(fault: ErrorFault) {
+    const relayed = relayedPayload(fault);
+    if (relayed !== undefined) return relayed;
     const message = errorMessageOf(fault);
-    if (fault.format === 'anthropic-overloaded') {
-      return { type: 'error', error: { type: fault.code ?? 'overloaded_error', message } };
-    }
     return { error: { message, type: 'server_error', param: null, code: fault.code ?? 'server_error' } };
   },
 
   garbledFrame: () => 'data: {"id":"chatcmpl-garbled","choices":[{"index":0,"delta":{"cont\n\n',
+
+  unsupported: (step) =>
+    step.reasoning === undefined
+      ? undefined
+      : 'reasoning is not part of the OpenAI chat completions wire (@ai-sdk/openai reads no reasoning from it). Serve it on the responses API (openai.responses(id)), Anthropic or Gemini, or drop reasoning from this step',
 };
