@@ -6,7 +6,7 @@
  * then the arguments); anthropic-clear-thinking.1.chunks.txt (thinking_delta…, then signature_delta);
  * redacted_thinking as in packages/anthropic/src/anthropic-language-model.test.ts.
  */
-import { formatOf, inBandFrame, inBandPayload } from './in-band-error.js';
+import { formatOf, inBandFrame, inBandPayload, inBandStatus } from './in-band-error.js';
 import type { ToolCallSpec } from './script.js';
 import {
   type AnswerMeta,
@@ -152,8 +152,9 @@ export const anthropicMessagesFormat: WireFormat = {
 
   errorFrame: (fault) => inBandFrame(fault, formatOf(fault, 'anthropic')),
 
-  /** A 200 body holding the error object (the API itself only reports errors with an HTTP status). */
+  /** Not streamed, the API reports the error by status: the error object with the status it stands for. */
   errorBody: (fault) => inBandPayload(fault, formatOf(fault, 'anthropic')),
+  errorStatus: (fault) => inBandStatus(fault, formatOf(fault, 'anthropic')),
 
   garbledFrame: () =>
     'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_del\n\n',

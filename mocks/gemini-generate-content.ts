@@ -7,7 +7,7 @@
  * `thought: true` parts as in packages/google/src/google-language-model.test.ts ('should stream reasoning parts
  * separately from text parts').
  */
-import { formatOf, inBandFrame, inBandPayload } from './in-band-error.js';
+import { formatOf, inBandFrame, inBandPayload, inBandStatus } from './in-band-error.js';
 import type { ToolCallSpec } from './script.js';
 import {
   type AnswerMeta,
@@ -127,8 +127,9 @@ export const geminiFormat: WireFormat = {
 
   errorFrame: (fault) => inBandFrame(fault, formatOf(fault, 'gemini')),
 
-  /** A 200 body holding the error object, as the in-band chunk carries it. */
+  /** Not streamed, the API reports the error by status: the error object with the status it stands for. */
   errorBody: (fault) => inBandPayload(fault, formatOf(fault, 'gemini')),
+  errorStatus: (fault) => inBandStatus(fault, formatOf(fault, 'gemini')),
 
   garbledFrame: () => 'data: {"candidates":[{"content":{"parts":[{"text":"garb\n\n',
 

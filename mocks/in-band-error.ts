@@ -42,6 +42,26 @@ export function inBandPayload(fault: ErrorFault, format: ErrorFormat): unknown {
   return { error: { message, type: 'server_error', param: null, code: fault.code ?? 'server_error' } };
 }
 
+/** Anthropic's HTTP status for an error type, as the SDK infers it for stream errors (else a 500). */
+const ANTHROPIC_STATUS: Record<string, number> = {
+  invalid_request_error: 400,
+  billing_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};
+
+/** The HTTP status an error of this format stands for (OpenAI's `server_error`: 500). */
+export function inBandStatus(fault: ErrorFault, format: ErrorFormat): number {
+  if (format === 'anthropic') return ANTHROPIC_STATUS[fault.code ?? 'overloaded_error'] ?? 500;
+  if (format === 'gemini') return googleStatus(fault.code ?? 'INTERNAL').code;
+  return 500;
+}
+
 /** The frame of a format as its provider sends it: Anthropic names the event, the others send `data:` only. */
 export function inBandFrame(fault: ErrorFault, format: ErrorFormat): string {
   const data = `data: ${JSON.stringify(inBandPayload(fault, format))}\n\n`;

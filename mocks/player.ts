@@ -213,7 +213,7 @@ function renderJson(
   const fault = step.fault;
   if (fault === undefined || plan.type !== 'body') return plan;
   if (fault.kind === 'error') {
-    return jsonPlan(200, format.errorBody(fault, meta), headers, delayMs);
+    return jsonPlan(format.errorStatus?.(fault) ?? 200, format.errorBody(fault, meta), headers, delayMs);
   }
   const text = plan.chunks[0]!;
   const half = text.slice(0, Math.floor(text.length / 2));

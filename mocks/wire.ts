@@ -36,8 +36,13 @@ export interface WireFormat {
   events(step: AnswerStep, meta: AnswerMeta, breakAt?: number): WireEvent[];
   /** An in-band error frame; `sequence` is the position it takes in the stream. */
   errorFrame(fault: ErrorFault, meta: AnswerMeta, sequence: number): string;
-  /** The 200 body of a non-streamed answer that failed in-band. */
+  /** The body of a non-streamed answer that failed in-band. */
   errorBody(fault: ErrorFault, meta: AnswerMeta): unknown;
+  /**
+   * The HTTP status of that body (default 200: the error object inside a successful response). A provider that
+   * only reports errors by status answers with the status the error stands for.
+   */
+  errorStatus?(fault: ErrorFault): number;
   /** A frame whose data is not JSON. */
   garbledFrame(): string;
   /**

@@ -393,6 +393,27 @@ describe.each(transports)('Anthropic Messages over $name', (t) => {
     });
   });
 
+  it('stream faults on a non-streamed request: half a body, or the HTTP error the in-band error stands for', async () => {
+    const text = 'Hello world!';
+    const { model } = await start([
+      reply.text(text, { fault: streamFault.cut({ afterChars: 5 }) }),
+      reply.text(text, { fault: streamFault.endEarly({ afterChars: 5 }) }),
+      reply.text(text, { fault: streamFault.error({ afterChars: 5 }) }),
+    ]);
+    const call = () => generateText({ model, prompt: 'hi', maxRetries: 0 }).catch((e: unknown) => e);
+    expect(await call()).toMatchObject({
+      statusCode: 200,
+      isRetryable: true,
+      message: 'Failed to process successful response',
+    });
+    expect(await call()).toMatchObject({
+      statusCode: 200,
+      isRetryable: false,
+      message: 'Invalid JSON response',
+    });
+    expect(await call()).toMatchObject({ statusCode: 529, isRetryable: true, message: 'Overloaded' });
+  });
+
   describe('requests', () => {
     it('are recorded with api messages; the helpers read tool_result (is_error), user text and offered tools', async () => {
       const { model, requests } = await t

@@ -334,6 +334,31 @@ describe.each(transports)('Gemini over $name', (t) => {
     });
   });
 
+  it('stream faults on a non-streamed request: half a body, or the HTTP error the in-band error stands for', async () => {
+    const text = 'Hello world!';
+    const { model } = await start([
+      reply.text(text, { fault: streamFault.cut({ afterChars: 5 }) }),
+      reply.text(text, { fault: streamFault.endEarly({ afterChars: 5 }) }),
+      reply.text(text, { fault: streamFault.error({ afterChars: 5 }) }),
+    ]);
+    const call = () => generateText({ model, prompt: 'hi', maxRetries: 0 }).catch((e: unknown) => e);
+    expect(await call()).toMatchObject({
+      statusCode: 200,
+      isRetryable: true,
+      message: 'Failed to process successful response',
+    });
+    expect(await call()).toMatchObject({
+      statusCode: 200,
+      isRetryable: false,
+      message: 'Invalid JSON response',
+    });
+    expect(await call()).toMatchObject({
+      statusCode: 500,
+      isRetryable: true,
+      message: expect.stringMatching(/^An internal error has occurred/),
+    });
+  });
+
   describe('requests', () => {
     it('are recorded with api generateContent; the helpers read functionResponse (error), user text and tools', async () => {
       const m = await t.start({
