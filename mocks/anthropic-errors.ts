@@ -23,7 +23,10 @@ const body = (meta: AnswerMeta, type: string, message: string) => ({
   request_id: `req_mock_${meta.n}`,
 });
 
-/** `anthropic-ratelimit-*` for an exhausted request budget that resets in `seconds`. */
+/**
+ * `retry-after` and `anthropic-ratelimit-*` for an exhausted request budget that resets in `seconds` (names and
+ * RFC 3339 resets as documented at https://docs.anthropic.com/en/api/rate-limits#response-headers).
+ */
 function rateLimitHeaders(meta: AnswerMeta, seconds: number): Record<string, string> {
   const reset = resetTime(meta, seconds);
   const budget = (name: string, limit: number, remaining: number) => ({

@@ -43,7 +43,7 @@ function usage(step: AnswerStep, outputTokens: number) {
   };
 }
 
-/** The usage of `message_start` and of a whole message: the cache breakdown and service tier too. */
+/** The usage of `message_start` and of a whole message: the cache breakdown and service tier too (anthropic-text.json). */
 const fullUsage = (step: AnswerStep, outputTokens: number) => ({
   ...usage(step, outputTokens),
   cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
@@ -60,7 +60,8 @@ const message = (meta: AnswerMeta, rest: object) => ({
 
 const reasoningBlock = (r: ReasoningBlock) =>
   'redacted' in r
-    ? { type: 'redacted_thinking', data: r.redacted }
+    ? // anthropic-language-model.test.ts: content_block_start {"type":"redacted_thinking","data":…}
+      { type: 'redacted_thinking', data: r.redacted }
     : { type: 'thinking', thinking: r.text, signature: r.signature };
 
 type EventData = { type: string; [field: string]: unknown };
@@ -132,6 +133,7 @@ export const anthropicMessagesFormat: WireFormat = {
     if (reasoning && 'redacted' in reasoning) block(reasoningBlock(reasoning));
     else if (reasoning) {
       const thinking = (text: string) => ({ type: 'thinking_delta', thinking: text });
+      // anthropic-clear-thinking.1.chunks.txt: the signature arrives last, as its own delta.
       const last = { type: 'signature_delta', signature: reasoning.signature };
       block({ type: 'thinking', thinking: '', signature: '' }, reasoning.text, thinking, { last });
     }
@@ -141,6 +143,7 @@ export const anthropicMessagesFormat: WireFormat = {
       const json = (partial_json: string) => ({ type: 'input_json_delta', partial_json });
       step.calls.forEach((call, i) => {
         const start = { type: 'tool_use', id: toolUseId(call, meta, i), name: call.name, input: {} };
+        // anthropic-json-other-tool.1.chunks.txt: an empty input_json_delta opens the arguments.
         block(start, argsText(call), json, { first: json('') });
       });
     }

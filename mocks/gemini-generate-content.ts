@@ -57,6 +57,7 @@ function callParts(step: AnswerStep, signature: string | undefined): Part[] {
       name: call.name,
       args: typeof call.args === 'string' ? JSON.parse(call.args) : (call.args ?? {}),
     },
+    // google-tool-call.chunks.txt: the signature rides on the (first) function call.
     ...(i === 0 && signature !== undefined ? { thoughtSignature: signature } : {}),
   }));
 }
@@ -121,6 +122,7 @@ export const geminiFormat: WireFormat = {
     // A function call arrives whole: a fault position inside its arguments falls after it.
     for (const call of calls)
       push([call], JSON.stringify((call.functionCall as { args: unknown }).args).length);
+    // google-text.chunks.txt: the last chunk, an empty text part with the signature, finishReason and usage.
     push([signed({ text: '' }, calls.length > 0 ? undefined : signature)], 0, true);
     return events;
   },
