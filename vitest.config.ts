@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, 'test/next/**'],
+    exclude: [...configDefaults.exclude, 'test/next/**', 'test/browser/**/*.browser.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'threads',

@@ -5,7 +5,8 @@
  * as reported from the API in anthropics/claude-code issues #59696 (prompt too long), #66314 (credit balance) and
  * #71669 (rate limit).
  */
-import { type ErrorWire, resetTime } from './api-errors.js';
+import { DEFAULT_RETRY_AFTER_SECONDS, type ErrorWire, resetTime } from './api-errors.js';
+import type { RateLimitHeaderOptions } from './openai-errors.js';
 import type { AnswerMeta } from './wire.js';
 
 const MESSAGES: Record<string, string> = {
@@ -25,9 +26,14 @@ const body = (meta: AnswerMeta, type: string, message: string) => ({
 
 /**
  * `retry-after` and `anthropic-ratelimit-*` for an exhausted request budget that resets in `seconds` (names and
- * RFC 3339 resets as documented at https://docs.anthropic.com/en/api/rate-limits#response-headers).
+ * RFC 3339 resets as documented at https://docs.anthropic.com/en/api/rate-limits#response-headers); each group
+ * can be switched off.
  */
-function rateLimitHeaders(meta: AnswerMeta, seconds: number): Record<string, string> {
+function rateLimitHeaders(
+  meta: AnswerMeta,
+  seconds: number,
+  options: RateLimitHeaderOptions,
+): Record<string, string> {
   const reset = resetTime(meta, seconds);
   const budget = (name: string, limit: number, remaining: number) => ({
     [`anthropic-ratelimit-${name}-limit`]: String(limit),
@@ -35,11 +41,15 @@ function rateLimitHeaders(meta: AnswerMeta, seconds: number): Record<string, str
     [`anthropic-ratelimit-${name}-reset`]: reset,
   });
   return {
-    'retry-after': String(Math.ceil(seconds)),
-    ...budget('requests', 50, 0),
-    ...budget('tokens', 38000, 38000),
-    ...budget('input-tokens', 30000, 30000),
-    ...budget('output-tokens', 8000, 8000),
+    ...((options.retryAfterHeader ?? true) ? { 'retry-after': String(Math.ceil(seconds)) } : {}),
+    ...((options.rateLimitHeaders ?? true)
+      ? {
+          ...budget('requests', 50, 0),
+          ...budget('tokens', 38000, 38000),
+          ...budget('input-tokens', 30000, 30000),
+          ...budget('output-tokens', 8000, 8000),
+        }
+      : {}),
   };
 }
 
@@ -47,14 +57,14 @@ export const anthropicErrors: ErrorWire = {
   render(error, meta) {
     switch (error.error) {
       case 'rateLimit': {
-        const seconds = error.retryAfterSeconds ?? 1;
+        const seconds = error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
         const message =
           error.message ??
           'This request would exceed the rate limit for your organization (00000000-0000-4000-8000-000000000000) of 50 requests per minute. For details, refer to: https://docs.anthropic.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later. You may also contact sales at https://www.anthropic.com/contact-sales to discuss your options for a rate limit increase.';
         return {
           status: 429,
           body: body(meta, 'rate_limit_error', message),
-          headers: rateLimitHeaders(meta, seconds),
+          headers: rateLimitHeaders(meta, seconds, error),
         };
       }
       case 'insufficientQuota':

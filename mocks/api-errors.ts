@@ -2,6 +2,12 @@
 import type { ApiError } from './script.js';
 import type { AnswerMeta } from './wire.js';
 
+/**
+ * The wait a rate limit names when `retryAfterSeconds` is not given, on every wire: OpenAI's "Please try again in
+ * 11.054s" (a realistic TPM wait), so `retry-after: 12`.
+ */
+export const DEFAULT_RETRY_AFTER_SECONDS = 11.054;
+
 /** An HTTP error response: status, JSON (or text) body and headers. */
 export interface ErrorResponse {
   status: number;

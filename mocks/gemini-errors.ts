@@ -4,7 +4,7 @@
  * packages/google/src/__fixtures__/google-429-retry-info.json; the token-count wording as reported from the API in
  * google-gemini/gemini-cli issue #4118.
  */
-import type { ErrorWire } from './api-errors.js';
+import { DEFAULT_RETRY_AFTER_SECONDS, type ErrorWire } from './api-errors.js';
 
 const STATUSES: Record<string, { code: number; message: string }> = {
   INVALID_ARGUMENT: { code: 400, message: 'Request contains an invalid argument.' },
@@ -49,7 +49,9 @@ export const geminiErrors: ErrorWire = {
     switch (error.error) {
       case 'rateLimit': {
         const seconds =
-          error.retryAfterMs !== undefined ? error.retryAfterMs / 1000 : (error.retryAfterSeconds ?? 1);
+          error.retryAfterMs !== undefined
+            ? error.retryAfterMs / 1000
+            : (error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS);
         const details = [
           quotaFailure('GenerateRequestsPerMinutePerProjectPerModel-FreeTier'),
           { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${seconds}s` },

@@ -25,7 +25,8 @@ export function inBandMessage(fault: ErrorFault, format: ErrorFormat): string {
 }
 
 /**
- * The error object of a format: OpenAI's chat error frame (`response.failed` outside the responses wire too);
+ * The error object of a format: OpenAI's chat error frame, `{ message, type, param, code }` (`response.failed`
+ * outside the responses wire too);
  * Anthropic's, as in vercel/ai packages/anthropic/src/anthropic-language-model.test.ts ('should forward
  * overloaded error during streaming'); Gemini's `{"error": …}` chunk, read by `chunkSchema.error` in
  * vercel/ai packages/google/src/google-language-model.ts.
@@ -39,7 +40,8 @@ export function inBandPayload(fault: ErrorFault, format: ErrorFormat): unknown {
     const status = fault.code ?? 'INTERNAL';
     return { error: { code: googleStatus(status).code, message, status } };
   }
-  return { error: { message, type: 'server_error', param: null, code: fault.code ?? 'server_error' } };
+  const code = fault.code ?? 'server_error';
+  return { error: { message, type: fault.type ?? 'server_error', param: fault.param ?? null, code } };
 }
 
 /** Anthropic's HTTP status for an error type, as the SDK infers it for stream errors (else a 500). */

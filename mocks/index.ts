@@ -11,6 +11,14 @@ export {
   openaiHandlers,
   type ProviderBaseURLs,
 } from './msw.js';
+export type { NetworkFailure } from './network-failure.js';
+export type {
+  RateLimitBudget,
+  RateLimitHeaderOptions,
+  RateLimitWording,
+  ResponseFailedOptions,
+  ResponseFailureCode,
+} from './openai-errors.js';
 export type { MockOptions } from './player.js';
 export { lastToolResults, lastUserText, offeredToolNames, type ToolResultSeen } from './request.js';
 export {

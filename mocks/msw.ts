@@ -2,8 +2,16 @@
 import type { HttpHandler } from 'msw';
 import { abortableSleep } from '../src/policy/sleep.js';
 import { deprecatedName } from '../src/util/deprecated.js';
-import { type MockOptions, ScriptPlayer, writeBody } from './player.js';
-import { matchRoute, SERVED, WIRES } from './routes.js';
+import { systemError } from './network-failure.js';
+import {
+  type MockOptions,
+  type ResponsePlan,
+  ScriptPlayer,
+  unroutedPlan,
+  untilAborted,
+  writeBody,
+} from './player.js';
+import { matchRoute } from './routes.js';
 import type { RecordedRequest, Script } from './script.js';
 
 // msw is an optional peer dependency: only this transport needs it, the loopback server does not.
@@ -67,25 +75,23 @@ export function mockHandlers(script: Script, options: MockHandlersOptions = {}):
   const resolver: Parameters<typeof http.post>[1] = async ({ request }) => {
     const url = new URL(request.url);
     const route = matchRoute(request.method, url);
-    if (route === undefined) {
-      const message = `mock serves ${SERVED} only, not ${request.method} ${url.pathname}${url.search}`;
-      const body = JSON.stringify(WIRES.chat.errors.mockError(404, message, 'mock_not_found'));
-      return new HttpResponse(body, { status: 404, headers: { 'content-type': 'application/json' } });
-    }
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    const plan = player.plan({
-      method: request.method,
-      path: url.pathname,
-      headers,
-      bodyText: await request.text(),
-      route,
-    });
+    const plan =
+      route === undefined
+        ? unroutedPlan(request.method, url)
+        : player.plan({
+            method: request.method,
+            path: url.pathname,
+            headers,
+            bodyText: await request.text(),
+            route,
+          });
     // An abort during the delay just ends it: MSW then discards the response.
     if (plan.delayMs > 0) await abortableSleep(plan.delayMs, request.signal).catch(() => {});
-    if (plan.type === 'networkError') return HttpResponse.error();
+    if (plan.type === 'networkError') return failConnection(plan, request, HttpResponse.error());
     if (plan.ending === 'end' && plan.chunks.length === 1) {
       return new HttpResponse(plan.chunks[0], { status: plan.status, headers: plan.headers });
     }
@@ -123,6 +129,26 @@ export function openaiHandlers(script: Script, options: OpenAIHandlersOptions = 
     ...rest,
     ...(baseURL === undefined ? {} : { baseURLs: { openai: baseURL } }),
   });
+}
+
+/**
+ * A request with no response. MSW can fail a fetch in two ways: `Response.error()` (quiet, but the cause under
+ * `TypeError: fetch failed` is that Response, no system error) or a thrown error with `code` and `errno` (exactly
+ * undici's wrapping, but MSW prints it as an unhandled exception). The default `reset` stays quiet; `refused` and
+ * `dns` exist for their codes, so they throw.
+ */
+async function failConnection(
+  plan: Extract<ResponsePlan, { type: 'networkError' }>,
+  request: Request,
+  error: Response,
+): Promise<Response> {
+  if (plan.failure === 'refused' || plan.failure === 'dns')
+    throw systemError(plan.failure, new URL(request.url));
+  if (plan.failure === 'timeout') {
+    // Never answers: the client's timeout or abort ends the request (MSW then discards this response).
+    await untilAborted(request.signal);
+  }
+  return error;
 }
 
 function bodyStream(

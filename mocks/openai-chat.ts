@@ -1,5 +1,5 @@
 /** The Chat Completions wire format (`POST /chat/completions`), streamed and not. */
-import { relayedFrame, relayedPayload } from './in-band-error.js';
+import { inBandPayload, relayedFrame, relayedPayload } from './in-band-error.js';
 import {
   type AnswerMeta,
   type AnswerStep,
@@ -7,7 +7,6 @@ import {
   DEFAULT_CHUNK_CHARS,
   dataFrame,
   type ErrorFault,
-  errorMessageOf,
   finishReasonOf,
   splitOutput,
   usageOf,
@@ -21,6 +20,16 @@ const callId = (step: AnswerStep, meta: AnswerMeta, i: number): string =>
 function usage(step: AnswerStep) {
   const { input, output } = usageOf(step);
   return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
+}
+
+/** Whether the request asked for the final usage chunk (`stream_options: { include_usage: true }`). */
+function includeUsage(meta: AnswerMeta): boolean {
+  const options = meta.body.stream_options;
+  return (
+    typeof options === 'object' &&
+    options !== null &&
+    (options as { include_usage?: unknown }).include_usage === true
+  );
 }
 
 export const chatFormat: WireFormat = {
@@ -56,9 +65,13 @@ export const chatFormat: WireFormat = {
     };
   },
 
+  // Chunks as recorded from the API (vercel/ai packages/openai/src/chat/__fixtures__/openai-text.chunks.txt):
+  // with `include_usage` every chunk carries `usage: null` and a last chunk `choices: []` carries the usage;
+  // without it there is neither (the `openai` client's ChatCompletionChunk.usage documents the same).
   events(step, meta, breakAt) {
     const size = step.chunkChars ?? DEFAULT_CHUNK_CHARS;
-    const chunk = (choices: unknown[], extra: object = {}) =>
+    const withUsage = includeUsage(meta);
+    const chunk = (choices: unknown[], usage: unknown = null) =>
       dataFrame({
         id: `chatcmpl-mock-${meta.n}`,
         object: 'chat.completion.chunk',
@@ -66,7 +79,7 @@ export const chatFormat: WireFormat = {
         model: meta.model,
         system_fingerprint: null,
         choices,
-        ...extra,
+        ...(withUsage ? { usage } : {}),
       });
     const delta = (d: object, finish: string | null = null) =>
       chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
@@ -97,7 +110,7 @@ export const chatFormat: WireFormat = {
       });
     }
     events.push({ frame: delta({}, finishReasonOf(step)), chars: 0, output: true });
-    events.push({ frame: chunk([], { usage: usage(step) }), chars: 0, output: true });
+    if (withUsage) events.push({ frame: chunk([], usage(step)), chars: 0, output: true });
     events.push({ frame: 'data: [DONE]\n\n', chars: 0, output: true });
     return events;
   },
@@ -105,13 +118,11 @@ export const chatFormat: WireFormat = {
   errorFrame: (fault: ErrorFault, meta: AnswerMeta) =>
     relayedFrame(fault) ?? dataFrame(chatFormat.errorBody(fault, meta)),
 
-  /** Chat has no failed-response object: every format is an error body (`response.failed` like `openai`). */
-  errorBody(fault: ErrorFault) {
-    const relayed = relayedPayload(fault);
-    if (relayed !== undefined) return relayed;
-    const message = errorMessageOf(fault);
-    return { error: { message, type: 'server_error', param: null, code: fault.code ?? 'server_error' } };
-  },
+  /**
+   * Chat has no failed-response object: OpenAI's formats are an error body (`response.failed` like `openai`), the
+   * error object OpenAI sends (`{ message, type, param, code }`); another provider's is relayed as is.
+   */
+  errorBody: (fault: ErrorFault) => relayedPayload(fault) ?? inBandPayload(fault, 'openai'),
 
   garbledFrame: () => 'data: {"id":"chatcmpl-garbled","choices":[{"index":0,"delta":{"cont\n\n',
 

@@ -81,13 +81,23 @@ function responseObject(step: AnswerStep, meta: AnswerMeta, state: 'in_progress'
   };
 }
 
-function failedResponse(fault: ErrorFault, meta: AnswerMeta) {
-  const error = {
-    type: 'server_error',
-    code: fault.code ?? 'server_error',
-    message: errorMessageOf(fault),
-    param: null,
-  };
+/** The error object of an in-band failure: `{ type, code, message, param }`. */
+const errorObject = (fault: ErrorFault) => ({
+  type: fault.type ?? 'server_error',
+  code: fault.code ?? 'server_error',
+  message: errorMessageOf(fault),
+  param: fault.param ?? null,
+});
+
+/**
+ * A failed response. Streamed, its `error` holds only `code` and `message`, as recorded from the API (vercel/ai
+ * packages/openai/src/responses/__fixtures__/openai-error.1.chunks.txt) and typed by the `openai` client
+ * (`ResponseError`); a non-streamed body keeps the whole error object, which `@ai-sdk/openai`'s response schema
+ * requires (`type` included).
+ */
+function failedResponse(fault: ErrorFault, meta: AnswerMeta, streamed: boolean) {
+  const { code, message, ...rest } = errorObject(fault);
+  const error = streamed ? { code, message } : { ...rest, code, message };
   return {
     id: ids(meta).response,
     object: 'response',
@@ -177,15 +187,21 @@ export const responsesFormat: WireFormat = {
     if (relayed !== undefined) return relayed;
     const message = errorMessageOf(fault);
     if (fault.format === 'response.failed') {
-      const response = failedResponse(fault, meta);
-      return eventFrame({ type: 'response.failed', sequence_number: sequence, response });
+      const response = failedResponse(fault, meta, true);
+      if (!fault.errorEvent)
+        return eventFrame({ type: 'response.failed', sequence_number: sequence, response });
+      // The real API sends an `error` event with the whole error object, then `response.failed` (same fixture).
+      return (
+        eventFrame({ type: 'error', sequence_number: sequence, error: errorObject(fault) }) +
+        eventFrame({ type: 'response.failed', sequence_number: sequence + 1, response })
+      );
     }
     const code = fault.code ?? 'server_error';
     return eventFrame({ type: 'error', sequence_number: sequence, code, message, param: null });
   },
 
   /** A non-streamed failed response (`status: "failed"`); another provider's error object is relayed as is. */
-  errorBody: (fault: ErrorFault, meta) => relayedPayload(fault) ?? failedResponse(fault, meta),
+  errorBody: (fault: ErrorFault, meta) => relayedPayload(fault) ?? failedResponse(fault, meta, false),
 
   garbledFrame: () =>
     'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","del\n\n',

@@ -6,7 +6,8 @@
 import { abortableSleep } from '../src/policy/sleep.js';
 import { type Clock, systemClock } from '../src/util/time.js';
 import { renderApiError } from './api-errors.js';
-import { type Route, WIRES, type Wire } from './routes.js';
+import type { NetworkFailure } from './network-failure.js';
+import { type Route, SERVED, WIRES, type Wire } from './routes.js';
 import type { RecordedRequest, Script, ScriptFunction, Step, StreamFault } from './script.js';
 import { validateStep } from './step-rules.js';
 import type { AnswerMeta, AnswerStep, WireFormat } from './wire.js';
@@ -19,7 +20,7 @@ export interface MockOptions {
 
 /** What a transport must do for one request. */
 export type ResponsePlan =
-  | { type: 'networkError'; delayMs: number }
+  | { type: 'networkError'; failure: NetworkFailure; delayMs: number }
   | {
       type: 'body';
       status: number;
@@ -59,6 +60,19 @@ function jsonPlan(
     frameDelayMs: 0,
     ending: 'end',
   };
+}
+
+/**
+ * Headers of the mock's own errors (bad body, exhausted or failing script, a step the wire cannot carry, an
+ * unknown route), on every wire: asking again cannot help, so clients that read `x-should-retry` (the official
+ * `openai` client) do not retry them.
+ */
+export const MOCK_ERROR_HEADERS: Readonly<Record<string, string>> = { 'x-should-retry': 'false' };
+
+/** The 404 a request gets on a path no wire serves (in OpenAI's error shape: it names no provider). */
+export function unroutedPlan(method: string, url: URL): ResponsePlan {
+  const message = `mock serves ${SERVED} only, not ${method} ${url.pathname}${url.search}`;
+  return jsonPlan(404, WIRES.chat.errors.mockError(404, message, 'mock_not_found'), MOCK_ERROR_HEADERS);
 }
 
 /** Splits a script into its list part and its function part (validating the list with step indexes). */
@@ -123,7 +137,7 @@ export class ScriptPlayer {
     this.requests.push(request);
     const wire = WIRES[raw.route.api];
     const mockError = (status: number, message: string, code: string) =>
-      jsonPlan(status, wire.errors.mockError(status, message, code));
+      jsonPlan(status, wire.errors.mockError(status, message, code), MOCK_ERROR_HEADERS);
     if (parseError !== undefined) {
       return mockError(
         400,
@@ -159,6 +173,7 @@ export class ScriptPlayer {
       n: index + 1,
       model: raw.route.model ?? String((body as { model?: unknown }).model ?? 'gpt-mock'),
       created: Math.floor(time / 1000),
+      body: body as Record<string, unknown>,
     };
     if (step.kind === 'text' || step.kind === 'toolCalls') {
       const problem = wire.format.unsupported?.(step, stream);
@@ -177,7 +192,8 @@ export class ScriptPlayer {
 function renderStep(step: Step, wire: Wire, meta: AnswerMeta, stream: boolean): ResponsePlan {
   const delayMs = step.delayMs ?? 0;
   const requestId = wire.headers(meta);
-  if (step.kind === 'networkError') return { type: 'networkError', delayMs };
+  if (step.kind === 'networkError')
+    return { type: 'networkError', failure: step.failure ?? 'reset', delayMs };
   if (step.kind === 'http')
     return jsonPlan(step.status, step.body, { ...requestId, ...step.headers }, delayMs);
   if (step.kind === 'apiError') {
@@ -290,7 +306,8 @@ export async function writeBody(
   }
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
+/** Resolves when `signal` aborts (at once if it already has). */
+export function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });

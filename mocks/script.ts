@@ -7,6 +7,13 @@
  * again when a script is handed to a transport (so hand-written objects get an error naming their index); the
  * rules are in `step-rules.ts`. A step says WHAT happens; each wire renders it in its own bodies and frames.
  */
+import type { NetworkFailure } from './network-failure.js';
+import {
+  type RateLimitHeaderOptions,
+  type RateLimitWording,
+  type ResponseFailedOptions,
+  responseFailedFault,
+} from './openai-errors.js';
 import { checkStep, checkStreamFault } from './step-rules.js';
 
 /** OpenAI chat finish reasons; every other wire renders them in its own words (see docs/testing.md). */
@@ -83,9 +90,21 @@ export type StreamFault =
   | { kind: 'endEarly'; afterChars: number }
   /**
    * An error frame inside the 200 stream after `afterChars` characters, then the stream ends. `code` is the
-   * OpenAI `code`, the Anthropic error `type` or the Gemini `status`, by format.
+   * OpenAI `code`, the Anthropic error `type` or the Gemini `status`, by format. In OpenAI's error object `type`
+   * and `param` fill the fields of those names (defaults `server_error`, `null`); `errorEvent` (format
+   * `response.failed` on the responses wire) sends an `error` event before `response.failed`, as the real
+   * Responses API does.
    */
-  | { kind: 'error'; afterChars: number; format?: InBandErrorFormat; message?: string; code?: string }
+  | {
+      kind: 'error';
+      afterChars: number;
+      format?: InBandErrorFormat;
+      message?: string;
+      code?: string;
+      type?: string;
+      param?: string | null;
+      errorEvent?: boolean;
+    }
   /** A frame whose data is not JSON after `afterChars` characters; the answer then continues normally. */
   | { kind: 'garbled'; afterChars: number };
 
@@ -125,7 +144,7 @@ export interface HttpStep extends LatencyOptions {
 
 /** An error a provider answers with, by what it means; each wire renders its own status, body and headers. */
 export type ApiError =
-  | { error: 'rateLimit'; retryAfterSeconds?: number; retryAfterMs?: number; message?: string }
+  | ({ error: 'rateLimit' } & RateLimitWording & RateLimitHeaderOptions)
   | { error: 'insufficientQuota' }
   | { error: 'overloaded' }
   | { error: 'serverError'; status: number; html?: boolean }
@@ -140,6 +159,8 @@ export type ApiErrorStep = ApiError & LatencyOptions & { kind: 'apiError' };
 /** The connection fails before any response (fetch rejects with a network error). */
 export interface NetworkErrorStep extends LatencyOptions {
   kind: 'networkError';
+  /** How it fails (default `reset`); see {@link NetworkFailure}. */
+  failure?: NetworkFailure;
 }
 
 /** One scripted answer. */
@@ -220,16 +241,21 @@ function apiErrorStep<E extends ApiError>(
  */
 export const fault = {
   /**
-   * Rate limited (429) with `retry-after` (seconds, default 1). OpenAI adds `retry-after-ms` when given and its
-   * `x-ratelimit-*` headers; Anthropic its `anthropic-ratelimit-*` headers; Gemini a `RetryInfo` `retryDelay`.
+   * Rate limited (429), by default a wait of 11.054 s: `retry-after: 12` (whole seconds, rounded up). OpenAI:
+   * `rate_limit_exceeded` worded as the API words it (a TPM limit on gpt-4o, "Please try again in 11.054s"),
+   * its six `x-ratelimit-*` headers, and `retry-after-ms` only when given; Anthropic: `rate_limit_error` and its
+   * `anthropic-ratelimit-*` headers; Gemini: `RESOURCE_EXHAUSTED` with a `RetryInfo` `retryDelay` (see
+   * {@link RateLimitWording} and {@link RateLimitHeaderOptions}). Example:
+   * `fault.rateLimit({ budget: 'requests', retryAfterSeconds: 2 })`.
    */
-  rateLimit(
-    options: { retryAfterSeconds?: number; retryAfterMs?: number; message?: string } & LatencyOptions = {},
-  ): ApiErrorStep {
+  rateLimit(options: RateLimitWording & RateLimitHeaderOptions & LatencyOptions = {}): ApiErrorStep {
     const { delayMs, ...rest } = options;
     return apiErrorStep('fault.rateLimit', { error: 'rateLimit', ...rest }, { delayMs });
   },
-  /** Out of quota or credit, which retrying never fixes (OpenAI 429 `insufficient_quota`, Anthropic 400 credit balance). */
+  /**
+   * Out of quota or credit, which retrying never fixes (OpenAI 429 `insufficient_quota`, Anthropic 400 credit
+   * balance, Gemini 429 daily quota); no `retry-after`.
+   */
   insufficientQuota(options: LatencyOptions = {}): ApiErrorStep {
     return apiErrorStep('fault.insufficientQuota', { error: 'insufficientQuota' }, options);
   },
@@ -276,8 +302,12 @@ export const fault = {
     const step = { kind: 'http', status, body, headers, ...(options.delayMs === undefined ? {} : options) };
     return checkStep(step, 'fault.http') as HttpStep;
   },
-  /** No response at all: the connection fails (fetch rejects with a network `TypeError`). */
-  networkError(options: LatencyOptions = {}): NetworkErrorStep {
+  /**
+   * No response at all, on any wire: fetch rejects with a network `TypeError`. `failure` says how (default
+   * `reset`): `reset`, `refused`, `dns` or `timeout` (never answers); see docs/testing.md for what each transport
+   * can play.
+   */
+  networkError(options: { failure?: NetworkFailure } & LatencyOptions = {}): NetworkErrorStep {
     return checkStep({ kind: 'networkError', ...options }, 'fault.networkError') as NetworkErrorStep;
   },
 };
@@ -320,5 +350,17 @@ export const streamFault = {
   /** A frame whose data is not JSON after `afterChars` characters; the answer then goes on. */
   garbled(at: { afterChars: number }): StreamFault {
     return streamFaultOf('streamFault.garbled', { kind: 'garbled', ...at });
+  },
+  /**
+   * The response fails inside its 200 stream after `afterChars` characters, as the Responses API reports rate
+   * limits, context overflow and quota errors once streaming has begun: an `error` event, then `response.failed`
+   * (`errorEvent: false` sends `response.failed` alone). On chat: an error chunk with the same error object; on
+   * Anthropic and Gemini that chunk relayed (as a proxy in front of OpenAI would). `code` defaults to
+   * `server_error`; `rateLimit` words a `rate_limit_exceeded`.
+   * Example: `streamFault.responseFailed({ afterChars: 0, code: 'rate_limit_exceeded' })`.
+   */
+  responseFailed(at: ResponseFailedOptions): StreamFault {
+    const where = 'streamFault.responseFailed';
+    return streamFaultOf(where, responseFailedFault(where, at));
   },
 };

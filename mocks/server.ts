@@ -4,8 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { abortableSleep } from '../src/policy/sleep.js';
 import { deprecatedName } from '../src/util/deprecated.js';
 import { checkAt, rule } from './checks.js';
-import { type MockOptions, type ResponsePlan, ScriptPlayer, writeBody } from './player.js';
-import { matchRoute, SERVED, WIRES } from './routes.js';
+import {
+  type MockOptions,
+  type ResponsePlan,
+  ScriptPlayer,
+  unroutedPlan,
+  untilAborted,
+  writeBody,
+} from './player.js';
+import { matchRoute } from './routes.js';
 import type { RecordedRequest, Script } from './script.js';
 
 /** Options of {@link startMockServer}. */
@@ -97,33 +104,46 @@ async function handle(player: ScriptPlayer, req: IncomingMessage, res: ServerRes
   const pieces: Buffer[] = [];
   for await (const piece of req) pieces.push(piece as Buffer);
   const route = matchRoute(req.method ?? '', url);
-  if (route === undefined) {
-    const message = `mock serves ${SERVED} only, not ${req.method} ${path}${url.search}`;
-    res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(WIRES.chat.errors.mockError(404, message, 'mock_not_found')));
-    return;
-  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  const plan = player.plan({
-    method: 'POST',
-    path,
-    headers,
-    bodyText: Buffer.concat(pieces).toString('utf8'),
-    route,
-  });
+  const plan =
+    route === undefined
+      ? unroutedPlan(req.method ?? '', url)
+      : player.plan({
+          method: 'POST',
+          path,
+          headers,
+          bodyText: Buffer.concat(pieces).toString('utf8'),
+          route,
+        });
 
   const gone = new AbortController();
   res.on('close', () => gone.abort());
   if (plan.delayMs > 0) await abortableSleep(plan.delayMs, gone.signal).catch(() => {});
   if (gone.signal.aborted) return;
   if (plan.type === 'networkError') {
-    req.socket.destroy();
+    await failConnection(plan, req, gone.signal);
     return;
   }
   await play(plan, res, gone.signal);
+}
+
+/**
+ * A request with no response, over real TCP. The connection is already open when the step is chosen, so a
+ * refused connection and a DNS failure can only be played as a close before any byte (undici: `SocketError:
+ * other side closed`, `UND_ERR_SOCKET`); a reset sends a TCP RST (`read ECONNRESET`); a timeout holds the
+ * connection open and silent until the client gives up or the mock closes.
+ */
+async function failConnection(
+  plan: Extract<ResponsePlan, { type: 'networkError' }>,
+  req: IncomingMessage,
+  signal: AbortSignal,
+): Promise<void> {
+  if (plan.failure === 'reset') req.socket.resetAndDestroy();
+  else if (plan.failure === 'timeout') await untilAborted(signal);
+  else req.socket.destroy();
 }
 
 async function play(plan: Extract<ResponsePlan, { type: 'body' }>, res: ServerResponse, signal: AbortSignal) {

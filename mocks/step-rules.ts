@@ -5,6 +5,8 @@
  */
 import { deprecatedName } from '../src/util/deprecated.js';
 import { checkFields, type Fields, rule } from './checks.js';
+import { NETWORK_FAILURES } from './network-failure.js';
+import { checkRateLimit } from './openai-errors.js';
 import type { ApiErrorStep, Step, StreamFault, ToolCallSpec } from './script.js';
 
 const KINDS = new Set(['text', 'toolCalls', 'http', 'networkError', 'apiError']);
@@ -41,12 +43,8 @@ const ANSWER_FIELDS: Fields = [
 const HTTP_FIELDS: Fields = [['status', rule.status], ...LATENCY_FIELDS];
 const AT_FIELDS: Fields = [['afterChars', rule.count]];
 const CUT_FIELDS: Fields = [...AT_FIELDS, ['afterFrames', rule.count]];
-/** The fields of each provider error besides `delayMs`. */
+/** The fields of each provider error besides `delayMs` (a rate limit's are checked by `checkRateLimit`). */
 const API_ERROR_FIELDS: Partial<Record<ApiErrorStep['error'], Fields>> = {
-  rateLimit: [
-    ['retryAfterSeconds', rule.headerNumber],
-    ['retryAfterMs', rule.headerNumber],
-  ],
   serverError: [['status', rule.status]],
   contextLengthExceeded: [
     ['maxTokens', rule.count],
@@ -55,9 +53,10 @@ const API_ERROR_FIELDS: Partial<Record<ApiErrorStep['error'], Fields>> = {
 };
 /** The text fields of each provider error. */
 const API_ERROR_TEXTS: Partial<Record<ApiErrorStep['error'], string[]>> = {
-  rateLimit: ['message'],
   notFound: ['model'],
 };
+
+const isText = (value: unknown): value is string => typeof value === 'string';
 
 type Fail = (field: string, problem: string) => never;
 
@@ -88,12 +87,26 @@ function checkFault(f: unknown, where: string, prefix: string): void {
   } else if (fault.afterChars === undefined) {
     fail(`${prefix}afterChars`, 'is required');
   }
-  if (fault.kind === 'error' && fault.format !== undefined) {
+  if (fault.kind === 'error') checkErrorFault(fault, prefix, fail);
+}
+
+/** The fields of an in-band error fault. */
+function checkErrorFault(fault: Extract<StreamFault, { kind: 'error' }>, prefix: string, fail: Fail): void {
+  if (fault.format !== undefined) {
     if (!ERROR_FORMATS.has(fault.format)) {
       fail(`${prefix}format`, `must be one of ${[...ERROR_FORMATS].join(', ')}, got ${String(fault.format)}`);
     }
     if (fault.format === 'anthropic-overloaded')
       deprecatedName("format 'anthropic-overloaded'", "'anthropic'");
+  }
+  for (const name of ['message', 'code', 'type'] as const) {
+    if (fault[name] !== undefined && !isText(fault[name])) fail(`${prefix}${name}`, 'must be a string');
+  }
+  if (fault.param !== undefined && fault.param !== null && !isText(fault.param)) {
+    fail(`${prefix}param`, 'must be a string or null');
+  }
+  if (fault.errorEvent !== undefined && typeof fault.errorEvent !== 'boolean') {
+    fail(`${prefix}errorEvent`, 'must be a boolean');
   }
 }
 
@@ -138,8 +151,6 @@ function validateCall(call: unknown, i: number, fail: Fail): void {
   }
 }
 
-const isText = (value: unknown): value is string => typeof value === 'string';
-
 /** A `reasoning` option: thinking text (a string, or `{ text, signature? }`) or `{ redacted }`. */
 function checkReasoning(reasoning: unknown, fail: Fail): void {
   if (reasoning === undefined || isText(reasoning)) return;
@@ -161,6 +172,7 @@ function checkApiError(s: ApiErrorStep, where: string, fail: Fail): void {
     fail('error', `must be one of ${[...API_ERRORS].join(', ')}, got ${JSON.stringify(s.error)}`);
   }
   checkFields(where, s, [...LATENCY_FIELDS, ...(API_ERROR_FIELDS[s.error] ?? [])]);
+  if (s.error === 'rateLimit') checkRateLimit(where, s);
   for (const name of API_ERROR_TEXTS[s.error] ?? []) {
     const value = (s as unknown as Record<string, unknown>)[name];
     if (value !== undefined && !isText(value)) fail(name, 'must be a string');
@@ -207,6 +219,9 @@ export function checkStep(step: unknown, where: string): Step {
     if (!Array.isArray(s.calls) || s.calls.length === 0) fail('calls', 'must be a non-empty array');
     for (const [i, call] of s.calls.entries()) validateCall(call, i, fail);
     if (s.text !== undefined && typeof s.text !== 'string') fail('text', 'must be a string');
+  }
+  if (s.kind === 'networkError' && s.failure !== undefined && !NETWORK_FAILURES.has(s.failure)) {
+    fail('failure', `must be one of ${[...NETWORK_FAILURES].join(', ')}, got ${String(s.failure)}`);
   }
   if (s.kind === 'http') {
     for (const [name, value] of Object.entries(s.headers ?? {})) {

@@ -13,6 +13,8 @@ export interface AnswerMeta {
   model: string;
   /** Unix seconds. */
   created: number;
+  /** The parsed request body: a wire format reads request options from it (chat: `stream_options`). */
+  body: Record<string, unknown>;
 }
 
 /** One SSE frame with the characters of model output it carries. */

@@ -18,7 +18,8 @@ export type GracefulGenerateTextOptions<
  * The AI SDK's `generateText` with the guard: same options, same result type — change only the import.
  * Your `maxRetries` (default 2) becomes the guard's retry count (transient errors only, classified, with backoff
  * and retry-after); the SDK itself runs with `maxRetries: 0`. Attempt records are in
- * `providerMetadata['graceful-ai'].attempts` of each step.
+ * `providerMetadata['graceful-ai'].attempts` of each step. A prompt holding what a stream reset discarded (e.g.
+ * built from stored chat messages) is sent without it.
  *
  * The run is under a turn deadline (`turnTimeoutMs`, default 300 000 ms; `false` = none): `onTurnDeadline`
  * receives which tool calls completed, timed out and were skipped. Invalid options reject (e.g. a `RangeError`

@@ -11,6 +11,7 @@ import {
 import { defaultTurnTimeoutMs, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
 import { deprecatedOption } from '../../src/util/deprecated.js';
 import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
+import { withCleanPrompt } from './discarded-prompt.js';
 import { type GracefulRepairOptions, gracefulRepairToolCall } from './graceful-repair-tool-call.js';
 import { type GracefulToolOptions, gracefulTools } from './graceful-tool.js';
 import {
@@ -80,7 +81,8 @@ interface SdkCallOptions {
 /**
  * Rewrites a drop-in's options so the guard is the single retry authority: the model wrapped with
  * {@link streamGuard} (also a model `prepareStep` returns), SDK `maxRetries: 0`, `streamRetries` off, and the
- * SDK's chunk timeout handed to the guard as its stall timeout (the SDK's own would abort the whole call).
+ * SDK's chunk timeout handed to the guard as its stall timeout (the SDK's own would abort the whole call). Guarded
+ * or not, every step's prompt is cleared of what a reset discarded ({@link withCleanPrompt}).
  */
 export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(
   options: O,
@@ -145,6 +147,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     const unguarded = {
       ...sdkOptions,
       ...asTheCallerSees(sdkOptions, { tools: [sdkOptions.tools, options.tools] }),
+      prepareStep: withCleanPrompt(sdkOptions.prepareStep),
     };
     return { options: unguarded, turn, failure: failed };
   }
@@ -167,14 +170,15 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
       maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries,
       timeout: options.timeout,
     }),
-    prepareStep:
+    prepareStep: withCleanPrompt(
       prepareStep &&
-      (async (step: Parameters<typeof prepareStep>[0]) => {
-        // The caller's step function sees the caller's model; a model it returns is guarded too.
-        const own = step.model === guardedModel ? copyWith(step, { model: options.model }) : step;
-        const result = await prepareStep(own);
-        return result?.model === undefined ? result : { ...result, model: guard(result.model) };
-      }),
+        (async (step: Parameters<typeof prepareStep>[0]) => {
+          // The caller's step function sees the caller's model; a model it returns is guarded too.
+          const own = step.model === guardedModel ? copyWith(step, { model: options.model }) : step;
+          const result = await prepareStep(own);
+          return result?.model === undefined ? result : { ...result, model: guard(result.model) };
+        }),
+    ),
   };
   return { options: guarded as unknown as O, turn, failure: failed };
 }

@@ -40,19 +40,79 @@ export function isResetPart(part: unknown): part is GracefulResetPart {
 }
 
 /**
- * Removes, in place, the last reset part and every text and reasoning part before it: what remains is the
- * complete answer only. Works on `step.content` and on an assistant message's `content`. Returns whether a reset
- * part was found.
+ * Removes, in place, what a reset discarded: the reset part and every text and reasoning part before it. What
+ * remains is the complete answer only. Works on `step.content` and on an assistant message's `content` (see
+ * {@link withoutDiscardedParts}). Returns whether a reset part was found.
  */
 export function removeDiscarded(content: unknown[]): boolean {
-  const reset = content.findLastIndex(isResetPart);
-  if (reset < 0) return false;
-  const kept = content.filter((part, i) => i > reset || (i < reset && !isDiscardable(part)));
+  const kept = withoutDiscardedParts(content);
+  if (kept === content) return false;
   content.splice(0, content.length, ...kept);
   return true;
 }
 
-function isDiscardable(part: unknown): boolean {
+/**
+ * `parts` without what resets discarded, as a new array; the same array when it holds no reset part. Parts are
+ * split into steps at `step-start` parts (a UI message); a list without them (a step's content, a model message's
+ * content) is one step. In a step with a reset, everything the failed stream showed before the step's last reset
+ * goes: text and reasoning parts, and tool parts whose `toolCallId` a reset lists as an incomplete tool input.
+ * Reset parts go too. Nothing else is touched: tool calls, sources, files and other steps stay.
+ */
+export function withoutDiscardedParts<T>(parts: T[]): T[] {
+  if (!parts.some(isResetPart)) return parts;
+  const kept: T[] = [];
+  let start = 0;
+  while (start < parts.length) {
+    let end = start + 1;
+    while (end < parts.length && !isStepStart(parts[end])) end++;
+    keepStep(parts, start, end, kept);
+    start = end;
+  }
+  return kept;
+}
+
+/** Appends to `kept` what survives of the step `parts[start..end)`. */
+function keepStep<T>(parts: T[], start: number, end: number, kept: T[]): void {
+  let lastReset = -1;
+  const incompleteToolInputs = new Set<unknown>();
+  for (let i = start; i < end; i++) {
+    const part = parts[i];
+    if (!isResetPart(part)) continue;
+    lastReset = i;
+    for (const id of resetToolInputIds(part)) incompleteToolInputs.add(id);
+  }
+  for (let i = start; i < end; i++) {
+    const part = parts[i] as T;
+    if (isResetPart(part)) continue;
+    if (i < lastReset && (isShownText(part) || incompleteToolInputs.has(toolCallIdOf(part)))) continue;
+    kept.push(part);
+  }
+}
+
+function isStepStart(part: unknown): boolean {
+  return typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'step-start';
+}
+
+function isShownText(part: unknown): boolean {
   const type = (part as { type?: unknown }).type;
-  return type === 'text' || type === 'reasoning' || isResetPart(part);
+  return type === 'text' || type === 'reasoning';
+}
+
+function toolCallIdOf(part: unknown): unknown {
+  return typeof part === 'object' && part !== null
+    ? (part as { toolCallId?: unknown }).toolCallId
+    : undefined;
+}
+
+/**
+ * The incomplete tool inputs a reset lists. Read defensively: a stored message may have lost the details (stream
+ * parts carry them in `providerMetadata`, model messages in `providerOptions`).
+ */
+function resetToolInputIds(part: GracefulResetPart): unknown[] {
+  const record = part as { providerMetadata?: unknown; providerOptions?: unknown };
+  const metadata = (record.providerMetadata ?? record.providerOptions) as
+    | { 'graceful-ai'?: { reset?: { toolInputIds?: unknown } } }
+    | undefined;
+  const ids = metadata?.['graceful-ai']?.reset?.toolInputIds;
+  return Array.isArray(ids) ? ids : [];
 }

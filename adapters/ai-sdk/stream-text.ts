@@ -3,6 +3,7 @@ import { type OutputInterface, type StreamTextResult, streamText as sdkStreamTex
 import { singleUseIterable } from '../../src/stream/single-use-request.js';
 import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
 import { removeDiscarded } from './reset-part.js';
+import { withCleanUIMessages } from './ui-message-callbacks.js';
 
 /** The drop-in `streamText`'s options: the AI SDK's own, plus {@link GracefulCallOptions}. */
 export type GracefulStreamTextOptions<
@@ -12,6 +13,13 @@ export type GracefulStreamTextOptions<
 > = Parameters<typeof sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & GracefulCallOptions;
 
 const singleUseStreams = new Set<PropertyKey>(['textStream', 'fullStream', 'stream']);
+
+/** The UI stream methods, with the position of their options argument (whose callbacks get clean messages). */
+const uiStreamOptionsAt = new Map<PropertyKey, number>([
+  ['toUIMessageStream', 0],
+  ['toUIMessageStreamResponse', 0],
+  ['pipeUIMessageStreamToResponse', 1],
+]);
 
 /**
  * The result fields that would present a partial answer as the answer. After a failure the guard could not recover
@@ -67,7 +75,11 @@ function rejectAfterFailure(
  *   `totalMs`, `stepMs` and `firstChunkMs` stay with the SDK.
  * - After a reset (the recovered answer differs from what was streamed), `onStepEnd` removes the discarded text
  *   from `step.content` and `step.response.messages` before your own `onStepEnd` runs, so `text`, `steps` and
- *   `response.messages` hold only the complete answer. The consumer stream still shows the reset part.
+ *   `response.messages` hold only the complete answer; the next step's request (and a prompt built from stored
+ *   chat messages) holds none of it either; and the callbacks of `toUIMessageStream`,
+ *   `toUIMessageStreamResponse` and `pipeUIMessageStreamToResponse` (`onEnd`/`onFinish`, `onStepEnd`) receive
+ *   `responseMessage` and `messages` without it. The consumer and UI streams still carry the reset part (a
+ *   client hides what it already showed with `withoutDiscarded` from `graceful-ai/ui`).
  * - Iterating the same `textStream`/`fullStream`/`stream` object twice throws `StreamConsumedError`; reading the
  *   getter again gives a fresh stream that replays from the start, as in the SDK.
  * - The run is under a turn deadline (`turnTimeoutMs`, default 300 000 ms; `false` = none): `onTurnDeadline`
@@ -108,6 +120,13 @@ export function streamText<
         return singleUseIterable(value as AsyncIterable<unknown>, `result.${String(property)}`);
       }
       if (answerFields.has(property)) return rejectAfterFailure(value as PromiseLike<unknown>, failure);
+      const optionsAt = uiStreamOptionsAt.get(property);
+      if (optionsAt !== undefined && typeof value === 'function') {
+        return (...args: unknown[]) => {
+          args[optionsAt] = withCleanUIMessages(args[optionsAt]);
+          return value.apply(target, args);
+        };
+      }
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });

@@ -6,10 +6,14 @@
  *   Only `adapters/` binds the core to the SDK.
  * - `src/` never imports from `adapters/` (nor the package's own entry points, which live there): dependencies
  *   point from the adapters to the core, never back.
+ * - `adapters/ui/` (`graceful-ai/ui`, for browser bundles) reaches `ai`, `@ai-sdk/*` and Node built-ins only
+ *   through `import type`, in its own files and in every repository file it imports, transitively. (A
+ *   `import { type X }` is not enough: with `verbatimModuleSyntax` it stays as a side-effect import.)
  * - No source file refers to the design document, which is not part of the repository: a comment states the
  *   fact itself instead of pointing to a file a reader cannot open.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +25,8 @@ interface Import {
   at: string;
   file: string;
   specifier: string;
+  /** `import type …` / `export type …`: erased when compiled. */
+  typeOnly: boolean;
 }
 
 function tsFiles(dir: string): string[] {
@@ -65,7 +71,12 @@ function importsOf(file: string): Import[] {
     for (const match of text.matchAll(pattern)) {
       const index = match.index + match[0].length - match[0].trimStart().length;
       if (isCommentLine(text, index)) continue;
-      found.push({ at: `${relative(root, file)}:${lineAt(text, index)}`, file, specifier: match[2]! });
+      found.push({
+        at: `${relative(root, file)}:${lineAt(text, index)}`,
+        file,
+        specifier: match[2]!,
+        typeOnly: /^(import|export)\s+type\b/.test(match[0].trimStart()),
+      });
     }
   }
   return found;
@@ -73,6 +84,25 @@ function importsOf(file: string): Import[] {
 
 const isAiSdk = (specifier: string): boolean =>
   specifier === 'ai' || specifier.startsWith('ai/') || specifier.startsWith('@ai-sdk/');
+
+const nodeBuiltins = new Set(builtinModules);
+const isNodeBuiltin = (specifier: string): boolean =>
+  specifier.startsWith('node:') || nodeBuiltins.has(specifier.split('/')[0]!);
+
+/** Every repository file `entries` import (relative specifiers, `.js` → `.ts`), transitively, with the entries. */
+function reachableFiles(entries: string[]): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const { specifier, typeOnly } of importsOf(file)) {
+      if (typeOnly || !specifier.startsWith('.')) continue;
+      visit(resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
+    }
+  };
+  for (const entry of entries) visit(entry);
+  return [...seen].sort();
+}
 
 function failureList(title: string, offenders: string[]): string {
   return [`${offenders.length} ${title}:`, ...offenders.map((line) => `  ${line}`), ''].join('\n');
@@ -100,6 +130,17 @@ describe('layering', () => {
       })
       .map(({ at, specifier }) => `${at} imports '${specifier}'`);
     expect(offenders, failureList('import(s) from src/ into adapters/', offenders)).toEqual([]);
+  });
+
+  it('adapters/ui/ reaches ai, @ai-sdk/* and Node built-ins only through type-only imports', () => {
+    const files = reachableFiles(tsFiles('adapters/ui'));
+    // It does import the reset part's vocabulary (which itself imports the SDK's types only).
+    expect(files.map((file) => relative(root, file))).toContain('adapters/ai-sdk/reset-part.ts');
+    const offenders = files
+      .flatMap(importsOf)
+      .filter(({ specifier, typeOnly }) => !typeOnly && (isAiSdk(specifier) || isNodeBuiltin(specifier)))
+      .map(({ at, specifier }) => `${at} imports '${specifier}' at run time`);
+    expect(offenders, failureList('run-time import(s) reachable from graceful-ai/ui', offenders)).toEqual([]);
   });
 
   it('no source file refers to the design document outside the repository', () => {

@@ -40,3 +40,11 @@ export async function consume(model: LanguageModel, options: { abortMs?: number;
 }
 
 export const errorName = (e: unknown) => (e as { name?: string } | undefined)?.name;
+
+/** The first `code` along an error's cause chain. */
+export function causeCode(error: unknown): unknown {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code !== undefined) return e.code;
+  }
+  return undefined;
+}

@@ -5,10 +5,18 @@
  * and routing.
  */
 import { APICallError, generateText, type LanguageModel } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { fault, type InBandErrorFormat, reply, type Step, streamFault } from '../../mocks/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  fault,
+  type InBandErrorFormat,
+  type NetworkFailure,
+  reply,
+  type Step,
+  startMockServer,
+  streamFault,
+} from '../../mocks/index.js';
 import { classifyError } from '../../src/classify/index.js';
-import { consume, errorName } from './consume.js';
+import { causeCode, consume, errorName } from './consume.js';
 import { type Mocked, transports } from './harness.js';
 
 const wires = ['chat', 'responses', 'messages', 'generateContent'] as const;
@@ -68,6 +76,79 @@ describe.each(transports)('every wire over $name', (t) => {
         expect([wire, error.statusCode, error.isRetryable]).toEqual([wire, statuses[i], retryable[i]]);
       }
     });
+  });
+
+  it('a rate limit names the same wait on every wire (default 11.054 s), each in its own place', async () => {
+    const { models } = await start(wires.map(() => fault.rateLimit()));
+    const waits = [];
+    for (const [wire, model] of models) {
+      const error = (await generateText({ model, prompt: 'hi', maxRetries: 0 }).catch(
+        (e: unknown) => e,
+      )) as APICallError;
+      waits.push([
+        wire,
+        error.responseHeaders?.['retry-after'],
+        /"retryDelay":"([^"]+)"/.exec(error.responseBody ?? '')?.[1],
+      ]);
+    }
+    expect(waits).toEqual([
+      ['chat', '12', undefined],
+      ['responses', '12', undefined],
+      ['messages', '12', undefined],
+      ['generateContent', undefined, '11.054s'],
+    ]);
+  });
+
+  it('retryAfterHeader: false and rateLimitHeaders: false leave a bare 429 on every wire', async () => {
+    const step = fault.rateLimit({ retryAfterHeader: false, rateLimitHeaders: false });
+    const { models } = await start(wires.map(() => step));
+    for (const [wire, model] of models) {
+      const error = (await generateText({ model, prompt: 'hi', maxRetries: 0 }).catch(
+        (e: unknown) => e,
+      )) as APICallError;
+      expect([wire, error.statusCode]).toEqual([wire, 429]);
+      const names = Object.keys(error.responseHeaders ?? {});
+      expect(
+        names.filter((name) => /retry-after|ratelimit/.test(name)),
+        wire,
+      ).toEqual([]);
+    }
+  });
+
+  // What each transport can play (as on the OpenAI wires in faults.test.ts): the failure is the connection's, so
+  // every wire fails alike.
+  const causes: Record<typeof t.name, Record<Exclude<NetworkFailure, 'timeout'>, unknown>> = {
+    msw: { reset: undefined, refused: 'ECONNREFUSED', dns: 'ENOTFOUND' },
+    loopback: { reset: 'ECONNRESET', refused: 'UND_ERR_SOCKET', dns: 'UND_ERR_SOCKET' },
+  };
+  it.each(['reset', 'refused', 'dns'] as const)(
+    'network error %s on every wire: "Cannot connect to API", the cause chain says how',
+    async (failure) => {
+      const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+      try {
+        const { models } = await start(wires.map(() => fault.networkError({ failure })));
+        for (const [wire, model] of models) {
+          const error = await generateText({ model, prompt: 'hi', maxRetries: 0 }).catch((e: unknown) => e);
+          expect(error, wire).toMatchObject({
+            isRetryable: true,
+            message: expect.stringMatching(/^Cannot connect to API/),
+          });
+          expect([wire, causeCode(error)]).toEqual([wire, causes[t.name][failure]]);
+        }
+      } finally {
+        printed.mockRestore();
+      }
+    },
+  );
+
+  it('network error timeout on every wire: no answer until the caller gives up', async () => {
+    const { models, requests } = await start(wires.map(() => fault.networkError({ failure: 'timeout' })));
+    for (const [wire, model] of models) {
+      const streamed = await consume(model, { abortMs: 30 });
+      expect([wire, streamed.deltas]).toEqual([wire, []]);
+      expect([wire, errorName((streamed.text as { error: unknown }).error)]).toEqual([wire, 'TimeoutError']);
+    }
+    expect(requests.map((r) => r.api)).toEqual([...wires]);
   });
 
   it("graceful-ai's classifier reads every provider's errors as the kit renders them", async () => {
@@ -185,6 +266,7 @@ describe.each(transports)('every wire over $name', (t) => {
           /^mock script step 0 \(text\): reasoning is not part of the OpenAI chat completions wire .*responses API/,
         ),
         data: { error: { code: 'mock_unsupported_step' } },
+        responseHeaders: expect.objectContaining({ 'x-should-retry': 'false' }),
       });
       expect(requests).toHaveLength(1);
     });
@@ -199,13 +281,13 @@ describe.each(transports)('every wire over $name', (t) => {
       expect([wire, error.statusCode]).toEqual([wire, 500]);
       expect(error.message, wire).toMatch(/^mock script exhausted after \d+ requests: no step for request/);
       expect(error.responseBody, wire).toContain('mock_script_exhausted');
+      expect(error.responseHeaders?.['x-should-retry'], wire).toBe('false');
     }
   });
 });
 
 describe('routing', () => {
   it('the loopback server answers every provider under its own base URL and 404s what it does not serve', async () => {
-    const { startMockServer } = await import('../../mocks/index.js');
     const mock = await startMockServer({ script: [] });
     try {
       expect(mock.urls.openai).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -221,8 +303,30 @@ describe('routing', () => {
         const body = (await response.json()) as { error: { code: string; message: string } };
         expect(body.error.code).toBe('mock_not_found');
         expect(body.error.message).toContain(':streamGenerateContent?alt=sse');
+        expect(response.headers.get('x-should-retry'), path).toBe('false');
       }
       expect(mock.requests).toEqual([]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it("an unparseable body is the mock's own 400 on every wire, with x-should-retry: false", async () => {
+    const mock = await startMockServer({ script: [reply.text('never used')] });
+    try {
+      const paths = [
+        `${mock.urls.openai}/chat/completions`,
+        `${mock.urls.openai}/responses`,
+        `${mock.urls.anthropic}/messages`,
+        `${mock.urls.google}/models/gemini-2.5-flash:generateContent`,
+      ];
+      for (const url of paths) {
+        const response = await fetch(url, { method: 'POST', body: 'not json' });
+        expect([url, response.status]).toEqual([url, 400]);
+        expect(response.headers.get('x-should-retry'), url).toBe('false');
+        expect(await response.text(), url).toContain('mock could not parse the request body');
+      }
+      expect(mock.requests.map((r) => r.api)).toEqual(['chat', 'responses', 'messages', 'generateContent']);
     } finally {
       await mock.close();
     }

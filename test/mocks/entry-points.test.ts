@@ -56,6 +56,7 @@ describe('MSW handlers', () => {
       body: '{}',
     });
     expect(tokens.status).toBe(404);
+    expect(tokens.headers.get('x-should-retry')).toBe('false');
     expect(((await tokens.json()) as { error: { code: string } }).error.code).toBe('mock_not_found');
   });
 

@@ -84,7 +84,14 @@ const BUILDERS: [where: string, build: Build, fields: Field[]][] = [
   [
     'fault.rateLimit',
     (o) => fault.rateLimit(o),
-    [delayMs, field('retryAfterSeconds', 'headerNumber'), field('retryAfterMs', 'headerNumber')],
+    [
+      delayMs,
+      field('retryAfterSeconds', 'headerNumber'),
+      field('retryAfterMs', 'headerNumber'),
+      field('limit', 'count'),
+      field('used', 'count'),
+      field('requested', 'count'),
+    ],
   ],
   ['fault.insufficientQuota', (o) => fault.insufficientQuota(o), [delayMs]],
   ['fault.overloaded', (o) => fault.overloaded(o), [delayMs]],
@@ -108,6 +115,15 @@ const BUILDERS: [where: string, build: Build, fields: Field[]][] = [
     (o) => streamFault.cut(o as never),
     [field('afterChars', 'count'), field('afterFrames', 'count')],
   ],
+  [
+    'streamFault.responseFailed',
+    (o) => streamFault.responseFailed({ afterChars: 0, ...o } as never),
+    [
+      field('afterChars', 'count'),
+      field('rateLimit.retryAfterSeconds', 'headerNumber', (v) => ({ rateLimit: { retryAfterSeconds: v } })),
+      field('rateLimit.limit', 'count', (v) => ({ rateLimit: { limit: v } })),
+    ],
+  ],
   ...(['stall', 'endEarly', 'error', 'garbled'] as const).map((name): [string, Build, Field[]] => [
     `streamFault.${name}`,
     (o) => streamFault[name]({ afterChars: 0, ...o } as never),
@@ -123,7 +139,14 @@ const BUILDERS: [where: string, build: Build, fields: Field[]][] = [
       [
         'apiError',
         { kind: 'apiError', error: 'rateLimit' },
-        [delayMs, field('retryAfterSeconds', 'headerNumber'), field('retryAfterMs', 'headerNumber')],
+        [
+          delayMs,
+          field('retryAfterSeconds', 'headerNumber'),
+          field('retryAfterMs', 'headerNumber'),
+          field('limit', 'count'),
+          field('used', 'count'),
+          field('requested', 'count'),
+        ],
       ],
       ['apiError', { kind: 'apiError', error: 'serverError', status: 500 }, [delayMs, statusField]],
       [
@@ -168,7 +191,7 @@ describe('numeric options are validated where they are given', () => {
   });
 
   it('covers every field of every builder', () => {
-    expect(new Set(cases.map((c) => c.where.replace(/^mock script .*/, 'script'))).size).toBe(19);
+    expect(new Set(cases.map((c) => c.where.replace(/^mock script .*/, 'script'))).size).toBe(20);
     expect(rejected.length).toBeGreaterThan(cases.length * 5);
   });
 
@@ -256,6 +279,14 @@ describe('a misspelled option is a type error', () => {
       streamFault.error({ afterChars: 0, fromat: 'openai' }),
       // @ts-expect-error afterChar is not a position
       streamFault.garbled({ afterChar: 1 }),
+      // @ts-expect-error retryAfter is not an option (retryAfterSeconds is)
+      fault.rateLimit({ retryAfter: 2 }),
+      // @ts-expect-error failure is one of reset, refused, dns, timeout
+      fault.networkError({ failure: 'econnreset' }),
+      // @ts-expect-error code is one of the codes a response really fails with
+      streamFault.responseFailed({ afterChars: 0, code: 'overloaded' }),
+      // @ts-expect-error budget is tokens or requests
+      streamFault.responseFailed({ afterChars: 0, rateLimit: { budget: 'tpm' } }),
       // @ts-expect-error prot is not an option
       startMockOpenAI({ script: [], prot: 0 }),
       // @ts-expect-error baseUrl is not an option (baseURL is)
@@ -281,6 +312,9 @@ describe('a misspelled option is a type error', () => {
       fault.http(500, {}, {}, { delayMs: 1 }),
       streamFault.cut({ afterFrames: 1 }),
       streamFault.error({ afterChars: 0, format: 'openai' }),
+      fault.rateLimit({ budget: 'requests', retryAfterHeader: false, rateLimitHeaders: false }),
+      fault.networkError({ failure: 'dns' }),
+      streamFault.responseFailed({ afterChars: 0, code: 'rate_limit_exceeded', rateLimit: { model: 'o3' } }),
       startMockOpenAI({ script: [], port: 0 }),
       openaiHandlers([], { baseURL: 'http://x' }),
       mockHandlers([], { baseURLs: { openai: 'http://x', anthropic: 'http://y', google: 'http://z' } }),

@@ -57,12 +57,14 @@ const answer = fc.record({
   ),
   chunkChars: fc.integer({ min: 1, max: 6 }),
   breakAt: fc.nat({ max: 80 }),
+  // Chat: with and without the final usage chunk (stream_options.include_usage).
+  includeUsage: fc.boolean(),
 });
 
 describe.each(FORMATS)('the %s wire format', (api, format) => {
   it('frames carry exactly the output characters they claim, spell the answer, and split at a fault position', () => {
     fc.assert(
-      fc.property(answer, ({ text, reasoning, args, chunkChars, breakAt }) => {
+      fc.property(answer, ({ text, reasoning, args, chunkChars, breakAt, includeUsage }) => {
         // Chat has no reasoning (the player refuses such a step before it reaches the format).
         const thinking = api === 'chat' ? undefined : reasoning;
         const options = { chunkChars, ...(thinking === undefined ? {} : { reasoning: thinking }) };
@@ -73,7 +75,8 @@ describe.each(FORMATS)('the %s wire format', (api, format) => {
                 args.map((a, i) => ({ name: `t${i}`, args: a })),
                 { ...options, ...(text === undefined ? {} : { text }) },
               );
-        const events = format.events(step, { n: 1, model: 'm', created: 0 }, breakAt);
+        const body = { stream_options: { include_usage: includeUsage } };
+        const events = format.events(step, { n: 1, model: 'm', created: 0, body }, breakAt);
         let spelled = '';
         const boundaries = new Set([0]);
         for (const event of events) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as core from '../../adapters/ai-sdk/index.js';
 import * as rpc from '../../adapters/rpc/index.js';
+import * as ui from '../../adapters/ui/index.js';
 import * as testing from '../../mocks/index.js';
 import * as classify from '../../src/classify/index.js';
 import * as observe from '../../src/observe/index.js';
@@ -12,6 +13,7 @@ describe('public surface', () => {
   it.each([
     ['graceful-ai', core],
     ['graceful-ai/testing', testing],
+    ['graceful-ai/ui', ui],
     ['graceful-ai/rpc', rpc],
     ['graceful-ai/policy', policy],
     ['graceful-ai/classify', classify],

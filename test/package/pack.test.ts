@@ -13,10 +13,13 @@ describe('npm pack', () => {
       'graceful-ai/rpc',
       'graceful-ai/session',
       'graceful-ai/testing',
+      'graceful-ai/ui',
     ]);
     expect(exports['graceful-ai']).toContain('gracefulTool');
+    expect(exports['graceful-ai/testing']).toContain('mockHandlers');
     expect(exports['graceful-ai/testing']).toContain('openaiHandlers');
     expect(exports['graceful-ai/rpc']).toContain('runRpcServer');
     expect(exports['graceful-ai/policy']).toContain('CircuitBreaker');
+    expect(exports['graceful-ai/ui']).toEqual(['RESET_KIND', 'isResetPart', 'withoutDiscarded']);
   }, 180_000);
 });

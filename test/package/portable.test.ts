@@ -2,28 +2,14 @@
  * The main entry loads wherever `ai` does (edge runtimes, workerd without `nodejs_compat`): no Node built-in may be
  * reachable from it at load time. Checked on the built graph (esbuild's metafile), not on the source: a type-only
  * import or a built-in resolved lazily (`process.getBuiltinModule`) is fine, a static or dynamic import is not.
+ * `graceful-ai/ui` goes further: it reaches nothing at all (browser bundles of chat UIs import it).
  */
-import { builtinModules } from 'node:module';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { debugRequested } from '../../src/observe/logger.js';
-
-const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+import { bundleEntry, nodeBuiltins } from './entry-bundle.js';
 
 async function importsOf(contents: string): Promise<string[]> {
-  const result = await build({
-    stdin: { contents, resolveDir: process.cwd(), loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'neutral',
-    mainFields: ['module', 'main'],
-    // Built-ins are external too, so any that is reached shows up among the imports.
-    external: ['ai', '@ai-sdk/*', ...nodeBuiltins],
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  return Object.values(result.metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
+  return (await bundleEntry(contents)).imports;
 }
 
 describe('the main entry is portable', () => {
@@ -35,6 +21,10 @@ describe('the main entry is portable', () => {
     const imports = await importsOf(entry);
     expect(imports.filter((path) => nodeBuiltins.has(path) || path.startsWith('node:'))).toEqual([]);
     expect(new Set(imports)).toEqual(new Set(['ai']));
+  });
+
+  it('graceful-ai/ui reaches nothing at load time: not even ai (only its types)', async () => {
+    expect(await importsOf("export * from './adapters/ui/index.ts';")).toEqual([]);
   });
 
   it('the scan would catch one: a module that imports node:fs statically', async () => {

@@ -463,7 +463,7 @@ function sse(body: string): unknown[] {
 }
 
 /** Just enough of Node's `ServerResponse` for `pipeUIMessageStreamToResponse`. */
-class FakeServerResponse extends EventEmitter {
+export class FakeServerResponse extends EventEmitter {
   statusCode: number | undefined;
   headers: Record<string, string> = {};
   body = '';
