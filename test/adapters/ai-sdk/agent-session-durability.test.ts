@@ -7,7 +7,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { AgentSession } from '../../../adapters/ai-sdk/agent-session.js';
-import { openaiHandlers, type RecordedRequest, reply } from '../../../mocks/index.js';
+import { mockHandlers, type RecordedRequest, reply } from '../../../mocks/index.js';
 import { SessionStoreClosedError, SessionStoreError } from '../../../src/errors/session-errors.js';
 import { contextFromEntries } from '../../../src/session/entries.js';
 import type { SessionEvent } from '../../../src/session/events.js';
@@ -59,7 +59,7 @@ describe('AgentSession: the store fails during a turn', () => {
       diskFull = true;
       return `sunny in ${city}`;
     });
-    const handlers = openaiHandlers([reply.toolCall('weather', { city: 'Oslo' }), reply.text('Sunny.')]);
+    const handlers = mockHandlers([reply.toolCall('weather', { city: 'Oslo' }), reply.text('Sunny.')]);
     msw.use(...handlers);
     const session = new AgentSession({
       model: openai.chat('gpt-mock'),
@@ -89,7 +89,7 @@ describe('AgentSession: the store fails during a turn', () => {
       store.close();
       return 'done';
     });
-    msw.use(...openaiHandlers([reply.toolCall('job', {}), reply.text('never')]));
+    msw.use(...mockHandlers([reply.toolCall('job', {}), reply.text('never')]));
     const session = new AgentSession({
       model: openai.chat('gpt-mock'),
       tools: { job: tool({ inputSchema: z.object({}), execute }) },
