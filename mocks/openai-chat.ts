@@ -1,4 +1,5 @@
 /** The Chat Completions wire format (`POST /chat/completions`), streamed and not. */
+import { inBandPayload, relayedFrame, relayedPayload } from './in-band-error.js';
 import {
   type AnswerMeta,
   type AnswerStep,
@@ -6,7 +7,6 @@ import {
   DEFAULT_CHUNK_CHARS,
   dataFrame,
   type ErrorFault,
-  errorMessageOf,
   finishReasonOf,
   splitOutput,
   usageOf,
@@ -115,20 +115,19 @@ export const chatFormat: WireFormat = {
     return events;
   },
 
-  errorFrame: (fault: ErrorFault, meta: AnswerMeta) => dataFrame(chatFormat.errorBody(fault, meta)),
+  errorFrame: (fault: ErrorFault, meta: AnswerMeta) =>
+    relayedFrame(fault) ?? dataFrame(chatFormat.errorBody(fault, meta)),
 
   /**
-   * Chat has no failed-response object: every format is an error body (`response.failed` like `openai`), the
-   * error object OpenAI sends (`{ message, type, param, code }`).
+   * Chat has no failed-response object: OpenAI's formats are an error body (`response.failed` like `openai`), the
+   * error object OpenAI sends (`{ message, type, param, code }`); another provider's is relayed as is.
    */
-  errorBody(fault: ErrorFault) {
-    const message = errorMessageOf(fault);
-    if (fault.format === 'anthropic-overloaded') {
-      return { type: 'error', error: { type: fault.code ?? 'overloaded_error', message } };
-    }
-    const code = fault.code ?? 'server_error';
-    return { error: { message, type: fault.type ?? 'server_error', param: fault.param ?? null, code } };
-  },
+  errorBody: (fault: ErrorFault) => relayedPayload(fault) ?? inBandPayload(fault, 'openai'),
 
   garbledFrame: () => 'data: {"id":"chatcmpl-garbled","choices":[{"index":0,"delta":{"cont\n\n',
+
+  unsupported: (step) =>
+    step.reasoning === undefined
+      ? undefined
+      : 'reasoning is not part of the OpenAI chat completions wire (@ai-sdk/openai reads no reasoning from it). Serve it on the responses API (openai.responses(id)), Anthropic or Gemini, or drop reasoning from this step',
 };

@@ -1,14 +1,20 @@
 /**
- * OpenAI's error wording and rate-limit headers, shared by the HTTP faults (`fault.rateLimit`) and the failures
- * inside a 200 stream (`streamFault.responseFailed`). Each shape names the public material it was checked against.
+ * OpenAI errors as the API sends them (chat and responses share them): the provider errors of `fault.*`, the
+ * rate-limit wording and headers (whose options every wire reads), and the failures inside a 200 stream
+ * (`streamFault.responseFailed`). Each shape names the public material it was checked against.
  */
+import { DEFAULT_RETRY_AFTER_SECONDS, type ErrorWire } from './api-errors.js';
 import { checkAt, checkFields, type Fields, rule } from './checks.js';
 import type { StreamFault } from './script.js';
 
 /** The per-minute budget a rate limit ran out of: tokens (TPM) or requests (RPM). */
 export type RateLimitBudget = 'tokens' | 'requests';
 
-/** What a rate-limit error says. Every field has a realistic default (a TPM limit on gpt-4o). */
+/**
+ * What a rate-limit error says. Every field has a realistic default (a TPM limit on gpt-4o). The wording fields
+ * shape OpenAI's message; Anthropic and Gemini word their own (`message` and `retryAfterSeconds` apply on
+ * every wire).
+ */
 export interface RateLimitWording {
   /** Model named in the message (default `gpt-4o`). */
   model?: string;
@@ -24,20 +30,24 @@ export interface RateLimitWording {
   requested?: number;
   /**
    * The wait the server names, in seconds (default 11.054): "Please try again in 11.054s" (under a second in ms,
-   * "644ms"), the budget's `x-ratelimit-reset-*` header and, rounded up to whole seconds, `retry-after`.
+   * "644ms"), the budget's `x-ratelimit-reset-*` header and, rounded up to whole seconds, `retry-after`
+   * (Anthropic: `retry-after` and the `anthropic-ratelimit-*` resets; Gemini: RetryInfo's `retryDelay`).
    */
   retryAfterSeconds?: number;
   /** The whole message instead of the one built from the fields above. */
   message?: string;
 }
 
-/** Which headers a rate-limit 429 carries. */
+/** Which headers a rate-limit 429 carries (Gemini sends none: its wait is in the body). */
 export interface RateLimitHeaderOptions {
   /** Send `retry-after` in whole seconds (default `true`); real 429s do not always carry it. */
   retryAfterHeader?: boolean;
-  /** Send OpenAI's six `x-ratelimit-*` headers (default `true`). */
+  /** Send OpenAI's six `x-ratelimit-*` headers, or Anthropic's `anthropic-ratelimit-*` ones (default `true`). */
   rateLimitHeaders?: boolean;
-  /** Azure OpenAI's `retry-after-ms` header (OpenAI itself does not send it); sent only when given. */
+  /**
+   * Azure OpenAI's `retry-after-ms` header (OpenAI itself does not send it); sent only when given, on the
+   * OpenAI wires. Gemini's `retryDelay` takes it instead of `retryAfterSeconds`.
+   */
   retryAfterMs?: number;
 }
 
@@ -108,7 +118,7 @@ function resolved(wording: RateLimitWording) {
     limit: wording.limit ?? (tokens ? 30000 : 500),
     used: wording.used ?? (tokens ? 29000 : 500),
     requested: wording.requested ?? (tokens ? 1500 : 1),
-    retryAfterSeconds: wording.retryAfterSeconds ?? 11.054,
+    retryAfterSeconds: wording.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS,
   };
 }
 
@@ -168,6 +178,10 @@ export const insufficientQuotaError: OpenAIErrorObject = {
   code: 'insufficient_quota',
 };
 
+/** OpenAI's message for a 500 `server_error`, over HTTP and in a stream. */
+export const SERVER_ERROR_MESSAGE =
+  'The server had an error while processing your request. Sorry about that!';
+
 /** The codes a streamed response really fails with (`response.failed`). */
 export type ResponseFailureCode =
   | 'rate_limit_exceeded'
@@ -206,12 +220,7 @@ export function responseFailure(
         code,
       };
     case 'server_error':
-      return {
-        message: 'The server had an error while processing your request. Sorry about that!',
-        type: 'server_error',
-        param: null,
-        code,
-      };
+      return { message: SERVER_ERROR_MESSAGE, type: 'server_error', param: null, code };
   }
 }
 
@@ -250,3 +259,55 @@ export function responseFailedFault(where: string, options: ResponseFailedOption
     errorEvent,
   };
 }
+
+const openaiError = (message: string, type: string, code: string | null, param: string | null = null) => ({
+  error: { message, type, param, code } satisfies OpenAIErrorObject,
+});
+
+/** The provider errors of `fault.*` on the OpenAI wires. */
+export const openaiErrors: ErrorWire = {
+  render(error, meta) {
+    switch (error.error) {
+      case 'rateLimit':
+        return {
+          status: 429,
+          body: { error: rateLimitError(error) },
+          headers: rateLimitHeaders(error, error),
+        };
+      case 'insufficientQuota':
+        return { status: 429, body: { error: insufficientQuotaError } };
+      case 'overloaded':
+      case 'serverError': {
+        const status = error.error === 'overloaded' ? 503 : error.status;
+        const text = status === 503 ? 'The server is overloaded or not ready yet.' : SERVER_ERROR_MESSAGE;
+        return { status, body: openaiError(text, 'server_error', null) };
+      }
+      case 'unauthorized': {
+        const text =
+          'Incorrect API key provided: sk-mock***. You can find your API key at https://platform.openai.com/account/api-keys.';
+        return { status: 401, body: openaiError(text, 'invalid_request_error', 'invalid_api_key') };
+      }
+      case 'forbidden': {
+        const text = 'Country, region, or territory not supported';
+        return {
+          status: 403,
+          body: openaiError(text, 'request_forbidden', 'unsupported_country_region_territory'),
+        };
+      }
+      case 'notFound': {
+        const text = `The model \`${error.model ?? meta.model}\` does not exist or you do not have access to it.`;
+        return { status: 404, body: openaiError(text, 'invalid_request_error', 'model_not_found') };
+      }
+      case 'contextLengthExceeded': {
+        const { maxTokens = 128000, requestedTokens = 130000 } = error;
+        const text = `This model's maximum context length is ${maxTokens} tokens. However, your messages resulted in ${requestedTokens} tokens. Please reduce the length of the messages.`;
+        return {
+          status: 400,
+          body: openaiError(text, 'invalid_request_error', 'context_length_exceeded', 'messages'),
+        };
+      }
+    }
+  },
+  mockError: (status, message, code) =>
+    openaiError(message, status < 500 ? 'invalid_request_error' : 'mock_error', code),
+};

@@ -7,50 +7,13 @@ import { APICallError, generateText, isStepCount, type LanguageModel, streamText
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { fault, type NetworkFailure, reply, type Step, streamFault } from '../../mocks/index.js';
+import { causeCode, consume, errorName } from './consume.js';
 import { type Mocked, transports } from './harness.js';
 
 const apis = ['chat', 'responses'] as const;
 type ApiName = (typeof apis)[number];
 const modelOf = (m: Mocked, api: ApiName): LanguageModel =>
   api === 'chat' ? m.openai.chat('gpt-4o') : m.openai.responses('gpt-4o');
-
-/** Runs streamText to the end and reports what a consumer sees. */
-async function consume(model: LanguageModel, options: { abortMs?: number } = {}) {
-  const result = streamText({
-    model,
-    prompt: 'hi',
-    maxRetries: 0,
-    onError: () => {},
-    ...(options.abortMs ? { abortSignal: AbortSignal.timeout(options.abortMs) } : {}),
-  });
-  const deltas: string[] = [];
-  const errors: unknown[] = [];
-  let thrown: unknown;
-  try {
-    for await (const part of result.fullStream) {
-      if (part.type === 'text-delta') deltas.push(part.text);
-      if (part.type === 'error') errors.push(part.error);
-    }
-  } catch (e) {
-    thrown = e;
-  }
-  const text = await result.text.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  const finishReason = await Promise.resolve(result.finishReason).catch(() => undefined);
-  return { deltas, errors, thrown, text, finishReason };
-}
-
-const errorName = (e: unknown) => (e as { name?: string } | undefined)?.name;
-
-/** The first `code` along an error's cause chain. */
-function causeCode(error: unknown): unknown {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code !== undefined) return e.code;
-  }
-  return undefined;
-}
 
 describe.each(transports)('fault kit over $name', (t) => {
   t.use();

@@ -1,6 +1,7 @@
 /** OpenAI's error wording and rate-limit headers as the fault kit renders them, and the options that shape them. */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderApiError } from '../../mocks/api-errors.js';
 import {
   fault,
   type MockOpenAIServer,
@@ -9,7 +10,23 @@ import {
   startMockOpenAI,
   streamFault,
 } from '../../mocks/index.js';
-import { goDuration } from '../../mocks/openai-errors.js';
+import { goDuration, openaiErrors } from '../../mocks/openai-errors.js';
+import type { ApiErrorStep } from '../../mocks/script.js';
+
+/** A `fault.*` step as the OpenAI wires render it: status, body and headers. */
+function onOpenAI(step: ApiErrorStep) {
+  const {
+    status,
+    body,
+    headers = {},
+  } = renderApiError(step, openaiErrors, {
+    n: 1,
+    model: 'gpt-4o',
+    created: 0,
+    body: {},
+  });
+  return { status, body, headers };
+}
 
 /** Seconds from a Go duration (`1h2m3.5s`, `644ms`). */
 function parseGoDuration(text: string): number {
@@ -44,7 +61,7 @@ describe('goDuration: durations as OpenAI writes them', () => {
 
 describe('fault.rateLimit', () => {
   it('by default a TPM limit on gpt-4o: retry-after in whole seconds, no retry-after-ms', () => {
-    const step = fault.rateLimit();
+    const step = onOpenAI(fault.rateLimit());
     expect(step.status).toBe(429);
     expect(step.body).toEqual({
       error: {
@@ -67,12 +84,14 @@ describe('fault.rateLimit', () => {
   });
 
   it('an RPM limit names requests and resets the requests budget', () => {
-    const step = fault.rateLimit({
-      budget: 'requests',
-      model: 'o3',
-      organization: 'org-x',
-      retryAfterSeconds: 0.5,
-    });
+    const step = onOpenAI(
+      fault.rateLimit({
+        budget: 'requests',
+        model: 'o3',
+        organization: 'org-x',
+        retryAfterSeconds: 0.5,
+      }),
+    );
     expect((step.body as { error: unknown }).error).toMatchObject({
       type: 'requests',
       message: expect.stringMatching(
@@ -89,12 +108,16 @@ describe('fault.rateLimit', () => {
   });
 
   it('headers are switched on and off one by one; retry-after-ms (Azure) only when given', () => {
-    expect(fault.rateLimit({ retryAfterHeader: false, rateLimitHeaders: false }).headers).toEqual({});
-    expect(fault.rateLimit({ rateLimitHeaders: false, retryAfterMs: 250 }).headers).toEqual({
+    expect(onOpenAI(fault.rateLimit({ retryAfterHeader: false, rateLimitHeaders: false })).headers).toEqual(
+      {},
+    );
+    expect(onOpenAI(fault.rateLimit({ rateLimitHeaders: false, retryAfterMs: 250 })).headers).toEqual({
       'retry-after': '12',
       'retry-after-ms': '250',
     });
-    expect(fault.rateLimit({ message: 'slow down' }).body).toMatchObject({ error: { message: 'slow down' } });
+    expect(onOpenAI(fault.rateLimit({ message: 'slow down' })).body).toMatchObject({
+      error: { message: 'slow down' },
+    });
   });
 
   it('retry-after is the named wait rounded up to whole seconds; the exhausted budget resets after exactly it', () => {
@@ -103,7 +126,7 @@ describe('fault.rateLimit', () => {
         fc.integer({ min: 0, max: 86_400_000 }),
         fc.constantFrom('tokens', 'requests'),
         (ms, budget) => {
-          const headers = fault.rateLimit({ retryAfterSeconds: ms / 1000, budget }).headers ?? {};
+          const { headers } = onOpenAI(fault.rateLimit({ retryAfterSeconds: ms / 1000, budget }));
           expect(headers['retry-after']).toBe(String(Math.ceil(ms / 1000)));
           expect(Math.round(parseGoDuration(headers[`x-ratelimit-reset-${budget}`]!) * 1000)).toBe(ms);
         },
@@ -112,7 +135,7 @@ describe('fault.rateLimit', () => {
   });
 
   it('a quota error carries no retry-after', () => {
-    expect(fault.insufficientQuota().headers).toEqual({});
+    expect(onOpenAI(fault.insufficientQuota()).headers).toEqual({});
   });
 
   it.each([

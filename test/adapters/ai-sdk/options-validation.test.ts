@@ -86,6 +86,15 @@ const dropInFields: Field[] = [
   field('graceful.backoff.jitter', 'jitter'),
 ];
 
+/** The SDK's own timeouts, which the drop-ins check for it (the SDK does not): each becomes a timer. */
+const sdkTimeouts = [
+  'timeout.totalMs',
+  'timeout.stepMs',
+  'timeout.firstChunkMs',
+  'timeout.toolMs',
+  'timeout.tools.weatherMs',
+];
+
 const FAMILIES: Family[] = [
   { where: 'gracefulTool', sync: true, call: (o) => gracefulTool(weather, o), fields: toolFields() },
   {
@@ -152,14 +161,23 @@ const FAMILIES: Family[] = [
         ['maxDelayMs', 'delayMs'],
         ['maxRetryAfterMs', 'delayMs'],
       ] as const
-    ).map(([name, kind]) => field(`settings.retry.${name}`, kind)),
+    )
+      .map(([name, kind]) => field(`settings.retry.${name}`, kind))
+      .concat(
+        // `callOptions` are checked when the session is built, not when its first turn runs.
+        field('callOptions.turnTimeoutMs', 'timeoutMs'),
+        field('callOptions.timeout.chunkMs', 'timeoutMs'),
+        field('callOptions.streamGuard.maxRetries', 'count'),
+        field('callOptions.streamGuard.stallTimeoutMs', 'timeoutMs'),
+        ...sdkTimeouts.map((name) => field(`callOptions.${name}`, 'timeoutMs')),
+      ),
   },
 ];
 
 const { all } = describeOptionFamilies(
   'adapter options: every numeric option is checked where it is given',
   FAMILIES,
-  4 * 24 + 2 + 13 + 2 * 24 + 24 + 1 + 6,
+  4 * 24 + 2 + 13 + 2 * 24 + 24 + 1 + 6 + 9,
   5,
 );
 
@@ -474,6 +492,8 @@ describe('adapter options: the issue’s regressions', () => {
         'generateText (drop-in) streamGuard.stallTimeoutMs',
         'withTurnDeadline turnTimeoutMs',
         'AgentSession settings.retry.maxDelayMs',
+        'AgentSession callOptions.timeout.totalMs',
+        'AgentSession callOptions.turnTimeoutMs',
       ]),
     );
     for (const { family, ...f } of timers) await expectRefused(family, f, thirtyDaysMs);
@@ -494,6 +514,25 @@ describe('adapter options: the issue’s regressions', () => {
     );
     await call(60_000)();
     await call({ totalMs: 60_000, tools: { weatherMs: 1000 } })();
+  });
+
+  it("the SDK's own timeouts are refused above 2^31−1 ms by the drop-ins and AgentSession (the SDK fires them at once)", () => {
+    for (const path of ['timeout', ...sdkTimeouts]) {
+      const [, ...inner] = path.split('.');
+      let timeout: unknown = thirtyDaysMs;
+      for (const key of inner.reverse()) timeout = { [key]: timeout };
+      const doStream = vi.fn();
+      expect(() =>
+        streamText({ model: new MockLanguageModelV4({ doStream }), prompt: 'hi', timeout: timeout as never }),
+      ).toThrow(new RangeError(message(path, KINDS.timeoutMs.rule, thirtyDaysMs)));
+      expect(doStream).not.toHaveBeenCalled();
+      expect(
+        () => new AgentSession({ model: answering(), callOptions: { timeout: timeout as never } }),
+      ).toThrow(new RangeError(message(`callOptions.${path}`, KINDS.timeoutMs.rule, thirtyDaysMs)));
+    }
+    expect(() => new AgentSession({ model: answering(), callOptions: { timeout: 'soon' as never } })).toThrow(
+      new TypeError(message('callOptions.timeout', KINDS.timeoutMs.rule, 'soon')),
+    );
   });
 
   it('gracefulTool(t, { retry: 3 }) is a TypeError that tells what to write', () => {

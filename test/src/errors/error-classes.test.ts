@@ -21,6 +21,7 @@ import {
   SessionFileCorruptError,
   SessionLockedError,
   SessionStoreClosedError,
+  SessionStoreError,
 } from '../../../src/errors/session-errors.js';
 import { StreamConsumedError } from '../../../src/errors/stream-consumed-error.js';
 import { StreamFailedError } from '../../../src/errors/stream-failed-error.js';
@@ -29,6 +30,7 @@ import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js'
 import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
 import { TurnDeadlineError } from '../../../src/errors/turn-deadline-error.js';
 import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
+import * as session from '../../../src/session/index.js';
 
 interface ErrorClass {
   readonly name: string;
@@ -109,6 +111,11 @@ const rows: Row[] = [
     name: 'SessionStoreClosedError',
     Class: SessionStoreClosedError,
     make: () => new SessionStoreClosedError({ path: '/tmp/s.jsonl' }),
+  },
+  {
+    name: 'SessionStoreError',
+    Class: SessionStoreError,
+    make: () => new SessionStoreError({ entryType: 'message', cause }),
   },
   {
     name: 'StreamConsumedError',
@@ -192,6 +199,15 @@ describe('error classes follow the house rule', () => {
       cause,
     });
     expect(new SessionStoreClosedError({ path: 'f' }).path).toBe('f');
+    expect(new SessionStoreError({ entryType: 'compaction', cause })).toMatchObject({
+      entryType: 'compaction',
+      cause,
+    });
+    expect(new SessionLockedError({ path: 'f', pid: 7, host: 'h' })).toMatchObject({ pid: 7, host: 'h' });
+    expect(new SessionFileCorruptError({ path: 'f', line: 4, problem: 'is null' }).message).toBe(
+      'Line 4 of the session file f is null, so the history cannot be restored in order. Repair or remove that ' +
+        'line, then load the session again.',
+    );
     expect(new RetryCancelledError({ cause }).cause).toBe(cause);
     expect(new StreamConsumedError({ request: 'r' }).request).toBe('r');
     expect(new StreamStalledError({ stallTimeoutMs: 5 }).stallTimeoutMs).toBe(5);
@@ -212,6 +228,7 @@ describe('error classes follow the house rule', () => {
   it.each([
     ['graceful-ai', core],
     ['graceful-ai/rpc', rpc],
+    ['graceful-ai/session', session],
   ])('%s exports no error class without a row here', (_entry, module) => {
     const exported = Object.entries(module)
       .filter(([, value]) => typeof value === 'function' && value.prototype instanceof GracefulError)
