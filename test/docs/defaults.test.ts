@@ -26,9 +26,9 @@ const pages = [
     .map((name) => `docs/${name}`),
 ];
 
-/** `<value> (\`defaults.<path>\`)`: the value is a plain number or boolean. */
+/** `<value> (\`defaults.<path>\`)`: the value is a plain number or boolean, or a quoted string (in code ticks or not). */
 const DEFAULT_REF = /`defaults\.([A-Za-z0-9_.]+)`/g;
-const VALUE_BEFORE = /(?:^|[^\w.])(-?\d+(?:\.\d+)?|true|false)\s*\(\s*$/;
+const VALUE_BEFORE = /(?:^|[^\w.])`?(-?\d+(?:\.\d+)?|true|false|'[^'`]*')`?\s*\(\s*$/;
 
 describe('defaults stated in the docs', () => {
   const cells: Cell[] = pages.flatMap((page) => markdownTables(page, read(page)));
@@ -51,7 +51,13 @@ describe('defaults stated in the docs', () => {
         );
         continue;
       }
-      const stated = written === 'true' ? true : written === 'false' ? false : Number(written);
+      const stated = written.startsWith("'")
+        ? written.slice(1, -1)
+        : written === 'true'
+          ? true
+          : written === 'false'
+            ? false
+            : Number(written);
       if (!Object.is(stated, value.value)) {
         problems.push(`${where}: the docs say ${written}, defaults.${path} is ${String(value.value)}`);
       }
