@@ -38,6 +38,7 @@ const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: strin
   [errorMarker('StreamStalledError'), 'transient', 'name:StreamStalledError'],
   [errorMarker('ModelRetry'), 'permanent', 'name:ModelRetry'],
   [errorMarker('CircuitOpenError'), 'permanent', 'name:CircuitOpenError'],
+  [errorMarker('CooldownError'), 'transient', 'name:CooldownError'],
   [errorMarker('ContextOverflowError'), 'overflow', 'name:ContextOverflowError'],
 ];
 
@@ -46,7 +47,7 @@ const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: strin
  * full: compact, never retry as is) or `abort` (the caller stopped: never retried, never counted).
  *
  * Order: the caller's aborted `signal` → the per-call overrides (`classify` hook, then `treatAsPermanent`, then
- * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError and StreamStalledError transient; ModelRetry and CircuitOpenError
+ * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError, StreamStalledError and CooldownError transient; ModelRetry and CircuitOpenError
  * permanent; ContextOverflowError overflow) → abort (AbortError) → context overflow → quota/billing/usage limits
  * (permanent, even on a 429, unless the server asked for a retry within `shortRetryWindowMs`) → HTTP status
  * (408, 429 and 5xx except 501 transient, other 4xx permanent) → provider code → Node network code →

@@ -1,6 +1,7 @@
 import { classifyError } from '../classify/classify.js';
 import type { Classification } from '../classify/types.js';
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
+import { CooldownError } from '../errors/cooldown-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { CircuitState, FailureDecision } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
@@ -19,6 +20,13 @@ import {
 } from '../util/validate.js';
 import { validateBackoff } from './backoff.js';
 import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
+import {
+  announceCooldown,
+  type Coordination,
+  checkCoordination,
+  toolCooldownKey,
+  waitForCooldown,
+} from './coordination.js';
 import { decideRetry } from './retry-decision.js';
 import { provesNotExecuted } from './safe-retry.js';
 import { abortableSleep } from './sleep.js';
@@ -120,6 +128,13 @@ export interface RetryPolicy extends RetryOptions, PolicyRuntime {
    * @default false
    */
   keepOwnError?: boolean;
+  /**
+   * Cool-downs shared with other callers (other processes, through `graceful-ai/redis`), keyed `tool:<name>`: an
+   * attempt waits out a cool-down that fits `maxRetryAfterMs` and the budget, or the call ends at once with
+   * `CooldownError` (decision `retry_after`); a retry-after hint, or a failure that opens the breaker, starts one
+   * for everyone.
+   */
+  coordination?: Coordination;
 }
 
 /** What a function under `retry` receives. */
@@ -212,15 +227,17 @@ export async function retryWithOutcome<T>(
   checkFunction('classify', policy.classify);
   checkBoolean('idempotent', policy.idempotent);
   checkBoolean('keepOwnError', policy.keepOwnError);
+  checkCoordination('coordination', policy.coordination);
   const budget = settings.maxTotalTimeMs;
   const clock = policy.clock ?? systemClock;
   const random = policy.random ?? systemRandom;
   const classify = policy.classify ?? ((error: unknown) => classifyError(error));
   const telemetry = policy.telemetry ?? defaultTelemetry;
-  const { signal, breaker, sleep } = policy;
+  const { signal, breaker, sleep, coordination } = policy;
   const idempotent = policy.idempotent ?? true;
   const keepOwnError = policy.keepOwnError ?? false;
   const tool = policy.name ?? breaker?.name ?? 'anonymous';
+  const cooldownKey = toolCooldownKey(tool);
   const start = clock.now();
   let circuitState: CircuitState | undefined;
   /** The previous attempt's failure, kept for `keepOwnError`. */
@@ -242,6 +259,26 @@ export async function retryWithOutcome<T>(
 
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) return fail(signal.reason, abortClassification, 'abort', attempt - 1, false);
+
+    if (coordination) {
+      try {
+        // Answered in the same tick when the coordination answers synchronously and nothing cools down.
+        const waited = waitForCooldown(coordination, cooldownKey, {
+          maxWaitMs: Math.max(0, Math.min(settings.maxRetryAfterMs, budget - (clock.now() - start))),
+          sleep: sleep ?? abortableSleep,
+          signal,
+          logger: telemetry.logger,
+        });
+        if (isThenable(waited)) await waited;
+      } catch (error) {
+        if (!CooldownError.isInstance(error))
+          return fail(error, abortClassification, 'abort', attempt - 1, false);
+        const own = keepOwnError ? lastFailure : undefined;
+        if (own)
+          return fail(own.error, own.classification, 'retry_after', attempt - 1, false, error.retryAfterMs);
+        return fail(error, classify(error), 'retry_after', attempt - 1, false, error.retryAfterMs);
+      }
+    }
 
     let permit: Awaited<ReturnType<CircuitBreaker['acquire']>> | undefined;
     if (breaker) {
@@ -285,6 +322,13 @@ export async function retryWithOutcome<T>(
       if (breaker && permit) {
         const outcome: BreakerOutcome = transient ? 'failure' : 'ignored';
         circuitState = await breaker.record(permit, outcome, telemetry);
+      }
+      if (coordination && transient) {
+        // Told once, for everyone sharing the coordination: the server's hint, or the breaker's open time.
+        const hint = classification.retryAfterMs;
+        const openMs = breaker && circuitState === 'open' ? breaker.openMs : undefined;
+        const ms = Math.max(hint ?? 0, openMs ?? 0);
+        if (ms > 0) await announceCooldown(coordination, cooldownKey, ms, telemetry.logger);
       }
       if (aborted || classification.kind === 'abort')
         return fail(error, classification, 'abort', attempt, false);
