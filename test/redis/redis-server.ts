@@ -1,0 +1,143 @@
+/**
+ * A throwaway redis-server for the tests: Debian's `redis-server` on a free loopback port in a temporary folder, no
+ * persistence, stopped by its PID. Where it is missing the Redis tests skip with a one-line how-to, except under
+ * `CI=true` (`.ci/run` installs it), where they fail.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+
+export const redisServerPath = 'redis-server';
+
+export type RedisPlan = { run: true } | { run: false; fail: boolean; message: string };
+
+/** Run when redis-server is there; without it, fail under CI (which installs it) and skip with a notice elsewhere. */
+export function planRedis(installed: boolean, env: Record<string, string | undefined>): RedisPlan {
+  if (installed) return { run: true };
+  const message =
+    "redis-server is missing: install Debian's Redis (`sudo apt-get install -y redis-server`) to run the Redis tests.";
+  return { run: false, fail: env.CI === 'true', message };
+}
+
+const installed = () => spawnSync(redisServerPath, ['--version'], { stdio: 'ignore' }).status === 0;
+
+export const redisPlan = (): RedisPlan => planRedis(installed(), process.env);
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A running redis-server. */
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  readonly pid: number;
+  /** Stops it by PID (SIGKILL: no shutdown save) and waits for the exit. */
+  stop(): Promise<void>;
+  /** Stops it and starts a fresh, empty one on the same port (a restart without persistence). */
+  restart(): Promise<void>;
+  /** Stops it for good and removes its folder. */
+  close(): Promise<void>;
+}
+
+/** Starts redis-server on a free port; resolves once it accepts connections. */
+export async function startRedis(): Promise<RedisServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'graceful-ai-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(
+      redisServerPath,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
+    await untilListening(port);
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (running?.pid === undefined || running.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    process.kill(running.pid, 'SIGKILL');
+    await exited;
+  };
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    get pid() {
+      return child?.pid ?? -1;
+    },
+    stop,
+    restart: async () => {
+      await stop();
+      await start();
+    },
+    close: async () => {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function untilListening(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = new Socket();
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+      socket.connect(port, '127.0.0.1');
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`redis-server did not listen on port ${port}`);
+}
+
+let noticeShown = false;
+
+/**
+ * `describe` for tests that need Redis: with redis-server, `body` gets a started server (per file) in `server()`;
+ * without it, one failing test under CI, else a skipped suite and a one-line notice.
+ */
+export function describeWithRedis(name: string, body: (server: () => RedisServer) => void): void {
+  const plan = redisPlan();
+  if (plan.run) {
+    describe(name, () => {
+      let server: RedisServer | undefined;
+      beforeAll(async () => {
+        server = await startRedis();
+      });
+      afterAll(async () => {
+        await server?.close();
+      });
+      body(() => {
+        if (!server) throw new Error('redis-server has not started');
+        return server;
+      });
+    });
+    return;
+  }
+  if (plan.fail) {
+    describe(name, () => {
+      it('needs redis-server', () => {
+        throw new Error(plan.message);
+      });
+    });
+    return;
+  }
+  if (!noticeShown) console.warn(plan.message);
+  noticeShown = true;
+  describe.skip(name, () => body(() => ({}) as RedisServer));
+}
