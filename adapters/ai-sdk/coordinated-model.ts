@@ -11,8 +11,7 @@ import type {
 } from '@ai-sdk/provider';
 import { classifyError } from '../../src/classify/classify.js';
 import type { ClassifyOverrides } from '../../src/classify/types.js';
-import { defaultLogger } from '../../src/observe/logger.js';
-import { announceCooldown, type Coordination, waitForCooldown } from '../../src/policy/coordination.js';
+import type { Coordination } from '../../src/policy/coordination.js';
 import { fingerprint } from '../../src/util/fingerprint.js';
 import { read } from '../../src/util/guarded.js';
 import type { Clock, Sleep } from '../../src/util/time.js';
@@ -68,12 +67,11 @@ export function coordinatedModel(model: LanguageModelV4, options: CoordinatedMod
   const { coordination } = options;
   const announce = async (key: string, error: unknown) => {
     const { retryAfterMs, kind } = classifyError(error, { ...options.classify, clock: options.clock });
-    if (kind === 'transient' && retryAfterMs !== undefined)
-      await announceCooldown(coordination, key, retryAfterMs, defaultLogger);
+    if (kind === 'transient' && retryAfterMs !== undefined) await coordination.coolDown(key, retryAfterMs);
   };
   const gated = async <R>(params: LanguageModelV4CallOptions, request: () => PromiseLike<R>): Promise<R> => {
     const key = await modelCooldownKey(model);
-    await waitForCooldown(coordination, key, {
+    await coordination.beforeCall(key, {
       maxWaitMs: options.maxWaitMs,
       sleep: options.sleep,
       signal: params.abortSignal,

@@ -2,8 +2,8 @@ import type { ModelMessage } from 'ai';
 import { classifyError } from '../../src/classify/classify.js';
 import type { Classification } from '../../src/classify/types.js';
 import { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
-import { CooldownError } from '../../src/errors/cooldown-error.js';
 import { formatToolError, type ToolErrorGuidance } from '../../src/errors/format-for-model.js';
+import { errorMarker, hasMarker } from '../../src/errors/graceful-error.js';
 import { ModelRetry } from '../../src/errors/model-retry.js';
 import { modelText } from '../../src/errors/model-text.js';
 import type { RedactOption } from '../../src/errors/redact.js';
@@ -75,7 +75,7 @@ export function judgeToolFailure(input: ToolFailureInput): ToolFailureVerdict {
   const verdict = failure instanceof PolicyFailure ? failure.verdict : undefined;
   const counts =
     !CircuitOpenError.isInstance(error) &&
-    !CooldownError.isInstance(error) &&
+    !hasMarker(error, errorMarker('CooldownError')) &&
     !TurnDeadlineError.isInstance(error);
   if (!counts && input.toolCallId !== undefined) rememberUncounted(input.toolCallId);
   if (!input.graceful && !ModelRetry.isInstance(error)) return { kind: 'fail-run', error, counts };

@@ -1,9 +1,9 @@
-import { type Coordination, InMemoryCoordination } from '../../src/policy/coordination.js';
+import { type CoordinationOptions, SharedCooldowns } from '../../src/policy/shared-cooldowns.js';
 import { RedisBreakerStore, type RedisBreakerStoreOptions } from './breaker-store.js';
 import { type RedisClientLike, RedisConnection, type RedisScript } from './connection.js';
 
 /** Options of {@link redisCoordination}: the shared store options, and the breakers' `ttlMs`. */
-export type RedisCoordinationOptions = RedisBreakerStoreOptions;
+export type RedisCoordinationOptions = RedisBreakerStoreOptions & CoordinationOptions;
 
 /** Sets the cool-down to `ms` unless a longer one is already running. */
 const coolDownScript: RedisScript = {
@@ -16,36 +16,31 @@ return 1`,
 /**
  * Cool-downs (and circuit breakers) shared through Redis: `<prefix>cooldown:<key>` exists while `key` cools down,
  * with Redis's own expiry as the clock (processes never compare theirs), and `breakerStore` is a
- * {@link RedisBreakerStore} on the same client. Each process also keeps the cool-downs it announced itself, so while
- * Redis is unavailable it still honours its own and calls as before otherwise.
+ * {@link RedisBreakerStore} on the same client. While Redis is unavailable each process still honours the cool-downs
+ * it announced itself, and otherwise calls as it would alone.
  */
-export class RedisCoordination implements Coordination {
-  readonly breakerStore: RedisBreakerStore;
+export class RedisCoordination extends SharedCooldowns {
+  override readonly breakerStore: RedisBreakerStore;
   readonly #redis: RedisConnection;
-  readonly #local: InMemoryCoordination;
 
   constructor(client: RedisClientLike, options: RedisCoordinationOptions = {}) {
+    super({ clock: options.clock, logger: options.logger });
     this.breakerStore = new RedisBreakerStore(client, options);
     this.#redis = new RedisConnection(client, options);
-    this.#local = new InMemoryCoordination({ clock: options.clock });
   }
 
-  async cooldownRemainingMs(key: string): Promise<number> {
-    const local = this.#local.cooldownRemainingMs(key);
-    const remote = await this.#redis.orLocal(
+  protected override sharedRemainingMs(key: string): Promise<number> {
+    return this.#redis.orLocal(
       `cool-down '${key}'`,
       async () => Math.max(0, Number(await this.#redis.command(['PTTL', this.#key(key)]))),
       () => 0,
     );
-    return Math.max(local, remote);
   }
 
-  async coolDown(key: string, ms: number): Promise<void> {
-    this.#local.coolDown(key, ms);
-    const whole = String(Math.max(1, Math.ceil(ms)));
+  protected override async shareCooldown(key: string, ms: number): Promise<void> {
     await this.#redis.orLocal(
       `cool-down '${key}'`,
-      () => this.#redis.script(coolDownScript, [this.#key(key)], [whole]),
+      () => this.#redis.script(coolDownScript, [this.#key(key)], [String(Math.max(1, ms))]),
       () => undefined,
     );
   }

@@ -1,7 +1,8 @@
 import { classifyError } from '../classify/classify.js';
 import type { Classification } from '../classify/types.js';
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
-import { CooldownError } from '../errors/cooldown-error.js';
+import type { CooldownError } from '../errors/cooldown-error.js';
+import { errorMarker, hasMarker } from '../errors/graceful-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { CircuitState, FailureDecision } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
@@ -20,13 +21,7 @@ import {
 } from '../util/validate.js';
 import { validateBackoff } from './backoff.js';
 import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
-import {
-  announceCooldown,
-  type Coordination,
-  checkCoordination,
-  toolCooldownKey,
-  waitForCooldown,
-} from './coordination.js';
+import { type Coordination, checkCoordination, toolCooldownKey } from './coordination.js';
 import { decideRetry } from './retry-decision.js';
 import { provesNotExecuted } from './safe-retry.js';
 import { abortableSleep } from './sleep.js';
@@ -263,20 +258,20 @@ export async function retryWithOutcome<T>(
     if (coordination) {
       try {
         // Answered in the same tick when the coordination answers synchronously and nothing cools down.
-        const waited = waitForCooldown(coordination, cooldownKey, {
+        const waited = coordination.beforeCall(cooldownKey, {
           maxWaitMs: Math.max(0, Math.min(settings.maxRetryAfterMs, budget - (clock.now() - start))),
           sleep: sleep ?? abortableSleep,
           signal,
-          logger: telemetry.logger,
         });
         if (isThenable(waited)) await waited;
-      } catch (error) {
-        if (!CooldownError.isInstance(error))
-          return fail(error, abortClassification, 'abort', attempt - 1, false);
+      } catch (caught) {
+        // Only the caller's abort ends the wait otherwise.
+        if (!hasMarker(caught, errorMarker('CooldownError')))
+          return fail(caught, abortClassification, 'abort', attempt - 1, false);
+        const { retryAfterMs } = caught as CooldownError;
         const own = keepOwnError ? lastFailure : undefined;
-        if (own)
-          return fail(own.error, own.classification, 'retry_after', attempt - 1, false, error.retryAfterMs);
-        return fail(error, classify(error), 'retry_after', attempt - 1, false, error.retryAfterMs);
+        if (own) return fail(own.error, own.classification, 'retry_after', attempt - 1, false, retryAfterMs);
+        return fail(caught, classify(caught), 'retry_after', attempt - 1, false, retryAfterMs);
       }
     }
 
@@ -328,7 +323,7 @@ export async function retryWithOutcome<T>(
         const hint = classification.retryAfterMs;
         const openMs = breaker && circuitState === 'open' ? breaker.openMs : undefined;
         const ms = Math.max(hint ?? 0, openMs ?? 0);
-        if (ms > 0) await announceCooldown(coordination, cooldownKey, ms, telemetry.logger);
+        if (ms > 0) await coordination.coolDown(cooldownKey, ms);
       }
       if (aborted || classification.kind === 'abort')
         return fail(error, classification, 'abort', attempt, false);

@@ -3,7 +3,7 @@
 
 import { errorFacts } from '../classify/error-facts.js';
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
-import { CooldownError } from '../errors/cooldown-error.js';
+import { errorMarker, hasMarker } from '../errors/graceful-error.js';
 import { read } from '../util/guarded.js';
 
 /**
@@ -74,7 +74,7 @@ export function provesNotExecuted(error: unknown): boolean {
 function rejectedByBreaker(node: unknown): boolean {
   try {
     return (
-      CooldownError.isInstance(node) ||
+      hasMarker(node, errorMarker('CooldownError')) ||
       (CircuitOpenError.isInstance(node) && read(node, 'cause') === undefined)
     );
   } catch {
