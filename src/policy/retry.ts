@@ -255,26 +255,6 @@ export async function retryWithOutcome<T>(
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) return fail(signal.reason, abortClassification, 'abort', attempt - 1, false);
 
-    if (coordination) {
-      try {
-        // Answered in the same tick when the coordination answers synchronously and nothing cools down.
-        const waited = coordination.beforeCall(cooldownKey, {
-          maxWaitMs: Math.max(0, Math.min(settings.maxRetryAfterMs, budget - (clock.now() - start))),
-          sleep: sleep ?? abortableSleep,
-          signal,
-        });
-        if (isThenable(waited)) await waited;
-      } catch (caught) {
-        // Only the caller's abort ends the wait otherwise.
-        if (!hasMarker(caught, errorMarker('CooldownError')))
-          return fail(caught, abortClassification, 'abort', attempt - 1, false);
-        const { retryAfterMs } = caught as CooldownError;
-        const own = keepOwnError ? lastFailure : undefined;
-        if (own) return fail(own.error, own.classification, 'retry_after', attempt - 1, false, retryAfterMs);
-        return fail(caught, classify(caught), 'retry_after', attempt - 1, false, retryAfterMs);
-      }
-    }
-
     let permit: Awaited<ReturnType<CircuitBreaker['acquire']>> | undefined;
     if (breaker) {
       try {
@@ -290,6 +270,29 @@ export async function retryWithOutcome<T>(
           return fail(own.error, own.classification, 'circuit_open', attempt - 1, false, retryAfterMs);
         }
         return fail(error, classify(error), 'circuit_open', attempt - 1, false, retryAfterMs);
+      }
+    }
+
+    if (coordination) {
+      try {
+        // After the breaker (an open shared breaker fails fast as such); answered in the same tick when the
+        // coordination answers synchronously and nothing cools down.
+        const waited = coordination.beforeCall(cooldownKey, {
+          maxWaitMs: Math.max(0, Math.min(settings.maxRetryAfterMs, budget - (clock.now() - start))),
+          sleep: sleep ?? abortableSleep,
+          signal,
+        });
+        if (isThenable(waited)) await waited;
+      } catch (caught) {
+        // A trial slot the breaker granted is given back: the call never ran.
+        if (breaker && permit) circuitState = await breaker.record(permit, 'ignored', telemetry);
+        // Only the caller's abort ends the wait otherwise.
+        if (!hasMarker(caught, errorMarker('CooldownError')))
+          return fail(caught, abortClassification, 'abort', attempt - 1, false);
+        const { retryAfterMs } = caught as CooldownError;
+        const own = keepOwnError ? lastFailure : undefined;
+        if (own) return fail(own.error, own.classification, 'retry_after', attempt - 1, false, retryAfterMs);
+        return fail(caught, classify(caught), 'retry_after', attempt - 1, false, retryAfterMs);
       }
     }
 
