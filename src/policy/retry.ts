@@ -126,8 +126,8 @@ export interface RetryPolicy extends RetryOptions, PolicyRuntime {
   /**
    * Cool-downs shared with other callers (other processes, through `graceful-ai/redis`), keyed `tool:<name>`: an
    * attempt waits out a cool-down that fits `maxRetryAfterMs` and the budget, or the call ends at once with
-   * `CooldownError` (decision `retry_after`); a retry-after hint, or a failure that opens the breaker, starts one
-   * for everyone.
+   * `CooldownError` (decision `retry_after`); a retry-after hint starts one for everyone, and so does a failure that
+   * opens the breaker when the coordination has no `breakerStore` (with one, the breaker itself is shared).
    */
   coordination?: Coordination;
 }
@@ -322,10 +322,12 @@ export async function retryWithOutcome<T>(
         circuitState = await breaker.record(permit, outcome, telemetry);
       }
       if (coordination && transient) {
-        // Told once, for everyone sharing the coordination: the server's hint, or the breaker's open time.
-        const hint = classification.retryAfterMs;
-        const openMs = breaker && circuitState === 'open' ? breaker.openMs : undefined;
-        const ms = Math.max(hint ?? 0, openMs ?? 0);
+        // Told once, for everyone sharing the coordination: the server's hint, and an opened breaker's open time
+        // unless the breaker's state is shared already (the coordination's breaker store).
+        const hint = classification.retryAfterMs ?? 0;
+        const opened =
+          breaker && circuitState === 'open' && coordination.breakerStore === undefined ? breaker.openMs : 0;
+        const ms = Math.max(hint, opened);
         if (ms > 0) await coordination.coolDown(cooldownKey, ms);
       }
       if (aborted || classification.kind === 'abort')
