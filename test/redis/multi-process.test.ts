@@ -6,9 +6,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fault, reply, startMockOpenAI } from '../../mocks/index.js';
 import type { MockOpenAIServer } from '../../mocks/server.js';
 import { connect, type TestClient } from './clients.js';
+import { describeWithRedis } from './describe-with-redis.js';
 import type { Job } from './fixtures/worker.js';
 import { runWorker as runIn, startWorker as startIn, workerBundle } from './processes.js';
-import { describeWithRedis } from './redis-server.js';
 
 let n = 0;
 const prefix = () => `mp:${n++}:`;

@@ -10,7 +10,7 @@ import { RedisSessionStore } from '../../adapters/redis/session-store.js';
 import { SessionLeaseError } from '../../src/errors/session-lease-error.js';
 import { createToolPolicy } from '../../src/policy/tool-policy.js';
 import { connect, type TestClient } from './clients.js';
-import { describeWithRedis } from './redis-server.js';
+import { describeWithRedis } from './describe-with-redis.js';
 
 const unavailable = () => Object.assign(new Error('Service Unavailable'), { status: 503 });
 

@@ -6,7 +6,7 @@ import type { CircuitState } from '../../../src/observe/tool-events.js';
 import { type BreakerStore, InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
 import { type BreakerOutcome, CircuitBreaker } from '../../../src/policy/circuit-breaker.js';
 import { connect, type TestClient } from '../../redis/clients.js';
-import { describeWithRedis } from '../../redis/redis-server.js';
+import { describeWithRedis } from '../../redis/describe-with-redis.js';
 import { isolatedTelemetry, virtualTime } from './fixtures.js';
 
 type Options = { failureThreshold?: number; successThreshold?: number; openMs?: number };
