@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { redisCoordination } from '../adapters/redis/coordination.js';
-import { fault, reply, startMockOpenAI } from '../mocks/index.js';
+import { fault, reply, startMockServer } from '../mocks/index.js';
 import { CircuitBreaker } from '../src/policy/circuit-breaker.js';
 import { createToolPolicy } from '../src/policy/tool-policy.js';
 import { connect } from '../test/redis/clients.js';
@@ -83,7 +83,7 @@ export const benches: Bench[] = [
         const herd = async (coordinate: boolean) => {
           let limitedUntil: number | undefined;
           // Rate-limited for 2 s from the first request: every request in that window gets 429 retry-after: 2.
-          const mock = await startMockOpenAI({
+          const mock = await startMockServer({
             script: () => {
               limitedUntil ??= Date.now() + 2_000;
               return Date.now() < limitedUntil ? fault.rateLimit({ retryAfterSeconds: 2 }) : reply.text('ok');
@@ -100,7 +100,7 @@ export const benches: Bench[] = [
                 redis: server.url,
                 client: 'node-redis',
                 prefix,
-                mock: mock.url,
+                mock: mock.urls.openai,
                 startAt: startAt + i * 90,
                 coordinate,
               }),

@@ -5,7 +5,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { isResetPart } from '../adapters/ai-sdk/reset-part.js';
 import { streamGuard } from '../adapters/ai-sdk/stream-guard.js';
 import { streamText } from '../adapters/ai-sdk/stream-text.js';
-import { lastUserText, reply, type Step, startMockOpenAI, streamFault } from '../mocks/index.js';
+import { lastUserText, reply, type Step, startMockServer, streamFault } from '../mocks/index.js';
 import { type Bench, compareAlternating, median, quantile, round, timeOnce } from './harness.js';
 
 const DELTAS = 10_000;
@@ -120,7 +120,7 @@ interface ChaosStats {
 async function chaos(variant: 'plain' | 'graceful'): Promise<ChaosStats> {
   const plan = chaosPlan(42);
   const seen = new Set<number>();
-  const mock = await startMockOpenAI({
+  const mock = await startMockServer({
     script: (request) => {
       const i = Number(/#(\d+)/.exec(lastUserText(request) ?? '')?.[1]);
       const first = !seen.has(i);
@@ -128,7 +128,7 @@ async function chaos(variant: 'plain' | 'graceful'): Promise<ChaosStats> {
       return first ? plan.get(i) : reply.text(answerText(i));
     },
   });
-  const model = createOpenAI({ apiKey: 'sk-bench', baseURL: mock.url }).chat('gpt-mock');
+  const model = createOpenAI({ apiKey: 'sk-bench', baseURL: mock.urls.openai }).chat('gpt-mock');
   let complete = 0;
   let duplicatedChars = 0;
   const times: number[] = [];

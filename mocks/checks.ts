@@ -5,7 +5,13 @@
  * step such as `mock script step 2 (text)`) and the field, e.g.
  * `streamFault.cut: option 'afterChars' must be an integer ≥ 0; got -1.`
  */
-import { checkCount, checkDelayMs, checkOptionsObject, checkSize } from '../src/util/validate.js';
+import {
+  checkBoolean,
+  checkCount,
+  checkDelayMs,
+  checkOptionsObject,
+  checkSize,
+} from '../src/util/validate.js';
 
 /** A check shaped like the shared ones: it throws for a bad value; `undefined` passes unless the rule needs it. */
 export type Check = (option: string, value: unknown) => void;
@@ -38,6 +44,8 @@ export const rule = {
   port: numberRule('an integer in [0, 65535]', integerIn(0, 65535)),
   /** A nested options object (e.g. `usage`). */
   object: checkOptionsObject,
+  /** A switch (e.g. `retryAfterHeader`). */
+  boolean: checkBoolean,
 } satisfies Record<string, Check>;
 
 /** Fields of an options object and their rules; a dotted path reaches into a nested object. */

@@ -1,19 +1,38 @@
 /**
- * `graceful-ai/testing`: an OpenAI-compatible fault kit for tests (MSW 3 handlers or a loopback server).
- * See docs/testing.md.
+ * `graceful-ai/testing`: a fault kit for tests that speaks the OpenAI (chat, responses), Anthropic Messages and
+ * Gemini wires (MSW 3 handlers or a loopback server). See docs/testing.md.
  */
-export { type OpenAIHandlers, type OpenAIHandlersOptions, openaiHandlers } from './msw.js';
+export {
+  type MockHandlers,
+  type MockHandlersOptions,
+  mockHandlers,
+  type OpenAIHandlers,
+  type OpenAIHandlersOptions,
+  openaiHandlers,
+  type ProviderBaseURLs,
+} from './msw.js';
+export type { NetworkFailure } from './network-failure.js';
+export type {
+  RateLimitBudget,
+  RateLimitHeaderOptions,
+  RateLimitWording,
+  ResponseFailedOptions,
+  ResponseFailureCode,
+} from './openai-errors.js';
 export type { MockOptions } from './player.js';
 export { lastToolResults, lastUserText, offeredToolNames, type ToolResultSeen } from './request.js';
 export {
   type AnswerOptions,
   type Api,
+  type ApiError,
+  type ApiErrorStep,
   type FinishReason,
   fault,
   type HttpStep,
   type InBandErrorFormat,
   type LatencyOptions,
   type NetworkErrorStep,
+  type Reasoning,
   type RecordedRequest,
   reply,
   type Script,
@@ -27,4 +46,11 @@ export {
   type ToolCallsStep,
   type Usage,
 } from './script.js';
-export { type MockOpenAIOptions, type MockOpenAIServer, startMockOpenAI } from './server.js';
+export {
+  type MockOpenAIOptions,
+  type MockOpenAIServer,
+  type MockServer,
+  type MockServerOptions,
+  startMockOpenAI,
+  startMockServer,
+} from './server.js';

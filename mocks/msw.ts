@@ -1,70 +1,154 @@
 /** The fault kit as MSW 3 request handlers (in-process, no socket). */
 import type { HttpHandler } from 'msw';
 import { abortableSleep } from '../src/policy/sleep.js';
-import { type MockOptions, ScriptPlayer, writeBody } from './player.js';
-import type { Api, RecordedRequest, Script } from './script.js';
+import { deprecatedName } from '../src/util/deprecated.js';
+import { systemError } from './network-failure.js';
+import {
+  type MockOptions,
+  type ResponsePlan,
+  ScriptPlayer,
+  unroutedPlan,
+  untilAborted,
+  writeBody,
+} from './player.js';
+import { matchRoute } from './routes.js';
+import type { RecordedRequest, Script } from './script.js';
 
 // msw is an optional peer dependency: only this transport needs it, the loopback server does not.
 const msw: typeof import('msw') | undefined = await import('msw').catch(() => undefined);
 
-/** Options of {@link openaiHandlers}. */
-export interface OpenAIHandlersOptions extends MockOptions {
-  /** Base URL the handlers answer under (default `https://api.openai.com/v1`, the provider's default). */
-  baseURL?: string;
+/** Base URLs of the providers, as given to `createOpenAI`, `createAnthropic`, `createGoogleGenerativeAI`. */
+export interface ProviderBaseURLs {
+  /** Default `https://api.openai.com/v1`. */
+  openai?: string;
+  /** Default `https://api.anthropic.com/v1`. */
+  anthropic?: string;
+  /** Default `https://generativelanguage.googleapis.com/v1beta`. */
+  google?: string;
+}
+
+/** Options of {@link mockHandlers}. */
+export interface MockHandlersOptions extends MockOptions {
+  /** Base URLs the handlers answer under (default: each provider's own, which its client uses by default). */
+  baseURLs?: ProviderBaseURLs;
 }
 
 /** MSW handlers that also expose the requests they recorded. */
-export type OpenAIHandlers = HttpHandler[] & {
+export type MockHandlers = HttpHandler[] & {
   /** Every request received, in order. */
   readonly requests: RecordedRequest[];
 };
 
+/** The paths served under a base URL; `/models/*` holds Gemini's `{model}:generateContent` (else a 404). */
+const ROUTE_PATHS = ['/chat/completions', '/responses', '/messages', '/models/*'];
+
+const DEFAULT_BASE_URLS: Required<ProviderBaseURLs> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+};
+
 /**
- * MSW 3 handlers for `POST {baseURL}/chat/completions` and `POST {baseURL}/responses` that play `script`.
+ * MSW 3 handlers that play `script` on every wire: OpenAI `POST {openai}/chat/completions` and
+ * `{openai}/responses`, Anthropic `POST {anthropic}/messages`, Gemini `POST {google}/models/{model}:generateContent`
+ * and `:streamGenerateContent?alt=sse`. One script and one request list serve them all, in arrival order. Any
+ * other POST under `{base}/models/` gets a 404 naming what is served.
  *
  * @example
  * const server = setupServer();
  * server.listen({ onUnhandledFrame: 'error' });
- * const handlers = openaiHandlers([reply.text('Hello')]);
+ * const handlers = mockHandlers([reply.text('Hello')]);
  * server.use(...handlers);
- * // … handlers.requests[0].body.messages
+ * // createAnthropic({ apiKey: 'test' }) … handlers.requests[0].api === 'messages'
  */
-export function openaiHandlers(script: Script, options: OpenAIHandlersOptions = {}): OpenAIHandlers {
+export function mockHandlers(script: Script, options: MockHandlersOptions = {}): MockHandlers {
   if (!msw) {
     throw new Error(
-      'graceful-ai/testing: openaiHandlers() needs msw@3, which is not installed. Run `npm i -D msw@3`, or use startMockOpenAI() (a loopback server that needs no msw).',
+      'graceful-ai/testing: mockHandlers() needs msw@3, which is not installed. Run `npm i -D msw@3`, or use startMockServer() (a loopback server that needs no msw).',
     );
   }
   const { http, HttpResponse } = msw;
-  const base = (options.baseURL ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
   const player = new ScriptPlayer(script, options);
-  const handler = (api: Api) =>
-    http.post(`${base}${api === 'chat' ? '/chat/completions' : '/responses'}`, async ({ request }) => {
-      const url = new URL(request.url);
-      const headers: Record<string, string> = {};
-      request.headers.forEach((value, name) => {
-        headers[name] = value;
-      });
-      const plan = player.plan({
-        method: request.method,
-        path: url.pathname,
-        headers,
-        bodyText: await request.text(),
-        api,
-      });
-      // An abort during the delay just ends it: MSW then discards the response.
-      if (plan.delayMs > 0) await abortableSleep(plan.delayMs, request.signal).catch(() => {});
-      if (plan.type === 'networkError') return HttpResponse.error();
-      if (plan.ending === 'end' && plan.chunks.length === 1) {
-        return new HttpResponse(plan.chunks[0], { status: plan.status, headers: plan.headers });
-      }
-      return new HttpResponse(bodyStream(plan, request.signal), {
-        status: plan.status,
-        // Without chunked transfer-encoding MSW reports a mid-body error as a clean end, not as an error.
-        headers: { ...plan.headers, 'transfer-encoding': 'chunked' },
-      });
+  const bases = Object.values({ ...DEFAULT_BASE_URLS, ...options.baseURLs }).map((url) =>
+    url.replace(/\/+$/, ''),
+  );
+  const resolver: Parameters<typeof http.post>[1] = async ({ request }) => {
+    const url = new URL(request.url);
+    const route = matchRoute(request.method, url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
     });
-  return Object.assign([handler('chat'), handler('responses')], { requests: player.requests });
+    const plan =
+      route === undefined
+        ? unroutedPlan(request.method, url)
+        : player.plan({
+            method: request.method,
+            path: url.pathname,
+            headers,
+            bodyText: await request.text(),
+            route,
+          });
+    // An abort during the delay just ends it: MSW then discards the response.
+    if (plan.delayMs > 0) await abortableSleep(plan.delayMs, request.signal).catch(() => {});
+    if (plan.type === 'networkError') return failConnection(plan, request, HttpResponse.error());
+    if (plan.ending === 'end' && plan.chunks.length === 1) {
+      return new HttpResponse(plan.chunks[0], { status: plan.status, headers: plan.headers });
+    }
+    return new HttpResponse(bodyStream(plan, request.signal), {
+      status: plan.status,
+      // Without chunked transfer-encoding MSW reports a mid-body error as a clean end, not as an error.
+      headers: { ...plan.headers, 'transfer-encoding': 'chunked' },
+    });
+  };
+  // Every route under every distinct base (routing is by path, so providers behind one proxy URL share it); only
+  // these paths, so the user's own handlers for other endpoints of a provider are not shadowed.
+  const handlers = [...new Set(bases)].flatMap((base) =>
+    ROUTE_PATHS.map((path) => http.post(`${base}${path}`, resolver)),
+  );
+  return Object.assign(handlers, { requests: player.requests });
+}
+
+/** Options of {@link openaiHandlers}. */
+export interface OpenAIHandlersOptions extends MockOptions {
+  /** Base URL the OpenAI routes answer under (default `https://api.openai.com/v1`, the provider's default). */
+  baseURL?: string;
+}
+
+/** @deprecated Use {@link MockHandlers} (the same type); kept through 0.x. */
+export type OpenAIHandlers = MockHandlers;
+
+/**
+ * @deprecated Use {@link mockHandlers}: the same handlers, which serve every wire; `baseURL` is its
+ * `baseURLs.openai`. Kept through 0.x.
+ */
+export function openaiHandlers(script: Script, options: OpenAIHandlersOptions = {}): MockHandlers {
+  deprecatedName('openaiHandlers', 'mockHandlers');
+  const { baseURL, ...rest } = options;
+  return mockHandlers(script, {
+    ...rest,
+    ...(baseURL === undefined ? {} : { baseURLs: { openai: baseURL } }),
+  });
+}
+
+/**
+ * A request with no response. MSW can fail a fetch in two ways: `Response.error()` (quiet, but the cause under
+ * `TypeError: fetch failed` is that Response, no system error) or a thrown error with `code` and `errno` (exactly
+ * undici's wrapping, but MSW prints it as an unhandled exception). The default `reset` stays quiet; `refused` and
+ * `dns` exist for their codes, so they throw.
+ */
+async function failConnection(
+  plan: Extract<ResponsePlan, { type: 'networkError' }>,
+  request: Request,
+  error: Response,
+): Promise<Response> {
+  if (plan.failure === 'refused' || plan.failure === 'dns')
+    throw systemError(plan.failure, new URL(request.url));
+  if (plan.failure === 'timeout') {
+    // Never answers: the client's timeout or abort ends the request (MSW then discards this response).
+    await untilAborted(request.signal);
+  }
+  return error;
 }
 
 function bodyStream(

@@ -1,4 +1,5 @@
 /** The Chat Completions wire format (`POST /chat/completions`), streamed and not. */
+import { inBandPayload, relayedFrame, relayedPayload } from './in-band-error.js';
 import {
   type AnswerMeta,
   type AnswerStep,
@@ -6,7 +7,6 @@ import {
   DEFAULT_CHUNK_CHARS,
   dataFrame,
   type ErrorFault,
-  errorMessageOf,
   finishReasonOf,
   splitOutput,
   usageOf,
@@ -20,6 +20,16 @@ const callId = (step: AnswerStep, meta: AnswerMeta, i: number): string =>
 function usage(step: AnswerStep) {
   const { input, output } = usageOf(step);
   return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
+}
+
+/** Whether the request asked for the final usage chunk (`stream_options: { include_usage: true }`). */
+function includeUsage(meta: AnswerMeta): boolean {
+  const options = meta.body.stream_options;
+  return (
+    typeof options === 'object' &&
+    options !== null &&
+    (options as { include_usage?: unknown }).include_usage === true
+  );
 }
 
 export const chatFormat: WireFormat = {
@@ -55,9 +65,13 @@ export const chatFormat: WireFormat = {
     };
   },
 
+  // Chunks as recorded from the API (vercel/ai packages/openai/src/chat/__fixtures__/openai-text.chunks.txt):
+  // with `include_usage` every chunk carries `usage: null` and a last chunk `choices: []` carries the usage;
+  // without it there is neither (the `openai` client's ChatCompletionChunk.usage documents the same).
   events(step, meta, breakAt) {
     const size = step.chunkChars ?? DEFAULT_CHUNK_CHARS;
-    const chunk = (choices: unknown[], extra: object = {}) =>
+    const withUsage = includeUsage(meta);
+    const chunk = (choices: unknown[], usage: unknown = null) =>
       dataFrame({
         id: `chatcmpl-mock-${meta.n}`,
         object: 'chat.completion.chunk',
@@ -65,7 +79,7 @@ export const chatFormat: WireFormat = {
         model: meta.model,
         system_fingerprint: null,
         choices,
-        ...extra,
+        ...(withUsage ? { usage } : {}),
       });
     const delta = (d: object, finish: string | null = null) =>
       chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
@@ -96,21 +110,24 @@ export const chatFormat: WireFormat = {
       });
     }
     events.push({ frame: delta({}, finishReasonOf(step)), chars: 0, output: true });
-    events.push({ frame: chunk([], { usage: usage(step) }), chars: 0, output: true });
+    if (withUsage) events.push({ frame: chunk([], usage(step)), chars: 0, output: true });
     events.push({ frame: 'data: [DONE]\n\n', chars: 0, output: true });
     return events;
   },
 
-  errorFrame: (fault: ErrorFault, meta: AnswerMeta) => dataFrame(chatFormat.errorBody(fault, meta)),
+  errorFrame: (fault: ErrorFault, meta: AnswerMeta) =>
+    relayedFrame(fault) ?? dataFrame(chatFormat.errorBody(fault, meta)),
 
-  /** Chat has no failed-response object: every format is an error body (`response.failed` like `openai`). */
-  errorBody(fault: ErrorFault) {
-    const message = errorMessageOf(fault);
-    if (fault.format === 'anthropic-overloaded') {
-      return { type: 'error', error: { type: fault.code ?? 'overloaded_error', message } };
-    }
-    return { error: { message, type: 'server_error', param: null, code: fault.code ?? 'server_error' } };
-  },
+  /**
+   * Chat has no failed-response object: OpenAI's formats are an error body (`response.failed` like `openai`), the
+   * error object OpenAI sends (`{ message, type, param, code }`); another provider's is relayed as is.
+   */
+  errorBody: (fault: ErrorFault) => relayedPayload(fault) ?? inBandPayload(fault, 'openai'),
 
   garbledFrame: () => 'data: {"id":"chatcmpl-garbled","choices":[{"index":0,"delta":{"cont\n\n',
+
+  unsupported: (step) =>
+    step.reasoning === undefined
+      ? undefined
+      : 'reasoning is not part of the OpenAI chat completions wire (@ai-sdk/openai reads no reasoning from it). Serve it on the responses API (openai.responses(id)), Anthropic or Gemini, or drop reasoning from this step',
 };

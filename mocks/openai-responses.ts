@@ -1,4 +1,6 @@
 /** The Responses API wire format (`POST /responses`), streamed (named SSE events) and not. */
+import { relayedFrame, relayedPayload } from './in-band-error.js';
+import { reasoningEvents, reasoningItems } from './openai-reasoning.js';
 import {
   type AnswerMeta,
   type AnswerStep,
@@ -7,6 +9,7 @@ import {
   type ErrorFault,
   errorMessageOf,
   finishReasonOf,
+  reasoningChars,
   splitOutput,
   usageOf,
   type WireEvent,
@@ -60,6 +63,7 @@ function responseObject(step: AnswerStep, meta: AnswerMeta, state: 'in_progress'
   const done = state === 'done';
   const output = done
     ? [
+        ...reasoningItems(step, meta),
         ...(step.text === undefined ? [] : [messageItem(step, meta, 'completed')]),
         ...callItems(step, meta, 'completed'),
       ]
@@ -77,13 +81,23 @@ function responseObject(step: AnswerStep, meta: AnswerMeta, state: 'in_progress'
   };
 }
 
-function failedResponse(fault: ErrorFault, meta: AnswerMeta) {
-  const error = {
-    type: 'server_error',
-    code: fault.code ?? 'server_error',
-    message: errorMessageOf(fault),
-    param: null,
-  };
+/** The error object of an in-band failure: `{ type, code, message, param }`. */
+const errorObject = (fault: ErrorFault) => ({
+  type: fault.type ?? 'server_error',
+  code: fault.code ?? 'server_error',
+  message: errorMessageOf(fault),
+  param: fault.param ?? null,
+});
+
+/**
+ * A failed response. Streamed, its `error` holds only `code` and `message`, as recorded from the API (vercel/ai
+ * packages/openai/src/responses/__fixtures__/openai-error.1.chunks.txt) and typed by the `openai` client
+ * (`ResponseError`); a non-streamed body keeps the whole error object, which `@ai-sdk/openai`'s response schema
+ * requires (`type` included).
+ */
+function failedResponse(fault: ErrorFault, meta: AnswerMeta, streamed: boolean) {
+  const { code, message, ...rest } = errorObject(fault);
+  const error = streamed ? { code, message } : { ...rest, code, message };
   return {
     id: ids(meta).response,
     object: 'response',
@@ -111,8 +125,10 @@ export const responsesFormat: WireFormat = {
 
     push({ type: 'response.created', response: responseObject(step, meta, 'in_progress') }, 0, false);
     push({ type: 'response.in_progress', response: responseObject(step, meta, 'in_progress') }, 0, false);
-    let outputIndex = 0;
-    let offset = 0;
+    const reasoning = reasoningEvents(step, meta, size, breakAt);
+    for (const event of reasoning) push(event.data, event.chars);
+    let outputIndex = reasoning.length > 0 ? 1 : 0;
+    let offset = reasoningChars(step);
     if (step.text !== undefined) {
       const item_id = ids(meta).message;
       const at = { item_id, output_index: outputIndex, content_index: 0 };
@@ -166,29 +182,26 @@ export const responsesFormat: WireFormat = {
   },
 
   errorFrame(fault: ErrorFault, meta, sequence) {
+    // Another provider's frame is relayed verbatim (no `sequence_number`).
+    const relayed = relayedFrame(fault);
+    if (relayed !== undefined) return relayed;
     const message = errorMessageOf(fault);
-    if (fault.format === 'anthropic-overloaded') {
-      // Relayed verbatim from an Anthropic-style upstream: no `sequence_number`, nested `error`.
-      return eventFrame({ type: 'error', error: { type: fault.code ?? 'overloaded_error', message } });
-    }
     if (fault.format === 'response.failed') {
-      const response = failedResponse(fault, meta);
-      return eventFrame({ type: 'response.failed', sequence_number: sequence, response });
+      const response = failedResponse(fault, meta, true);
+      if (!fault.errorEvent)
+        return eventFrame({ type: 'response.failed', sequence_number: sequence, response });
+      // The real API sends an `error` event with the whole error object, then `response.failed` (same fixture).
+      return (
+        eventFrame({ type: 'error', sequence_number: sequence, error: errorObject(fault) }) +
+        eventFrame({ type: 'response.failed', sequence_number: sequence + 1, response })
+      );
     }
     const code = fault.code ?? 'server_error';
     return eventFrame({ type: 'error', sequence_number: sequence, code, message, param: null });
   },
 
-  /** A non-streamed failed response (`status: "failed"`); the Anthropic format is relayed as is. */
-  errorBody(fault: ErrorFault, meta) {
-    if (fault.format === 'anthropic-overloaded') {
-      return {
-        type: 'error',
-        error: { type: fault.code ?? 'overloaded_error', message: errorMessageOf(fault) },
-      };
-    }
-    return failedResponse(fault, meta);
-  },
+  /** A non-streamed failed response (`status: "failed"`); another provider's error object is relayed as is. */
+  errorBody: (fault: ErrorFault, meta) => relayedPayload(fault) ?? failedResponse(fault, meta, false),
 
   garbledFrame: () =>
     'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","del\n\n',

@@ -1,20 +1,15 @@
 /**
  * The script player shared by both transports: it records a request, picks the scripted step and turns it
- * into a transport-neutral {@link ResponsePlan}; {@link writeBody} then plays a plan's body into a sink.
+ * into a transport-neutral {@link ResponsePlan} in the wire of the route that was hit; {@link writeBody} then
+ * plays a plan's body into a sink.
  */
 import { abortableSleep } from '../src/policy/sleep.js';
 import { type Clock, systemClock } from '../src/util/time.js';
-import { chatFormat } from './openai-chat.js';
-import { responsesFormat } from './openai-responses.js';
-import {
-  type Api,
-  type RecordedRequest,
-  type Script,
-  type ScriptFunction,
-  type Step,
-  type StreamFault,
-  validateStep,
-} from './script.js';
+import { renderApiError } from './api-errors.js';
+import type { NetworkFailure } from './network-failure.js';
+import { type Route, SERVED, WIRES, type Wire } from './routes.js';
+import type { RecordedRequest, Script, ScriptFunction, Step, StreamFault } from './script.js';
+import { validateStep } from './step-rules.js';
 import type { AnswerMeta, AnswerStep, WireFormat } from './wire.js';
 
 /** Options shared by both transports. */
@@ -25,7 +20,7 @@ export interface MockOptions {
 
 /** What a transport must do for one request. */
 export type ResponsePlan =
-  | { type: 'networkError'; delayMs: number }
+  | { type: 'networkError'; failure: NetworkFailure; delayMs: number }
   | {
       type: 'body';
       status: number;
@@ -40,16 +35,14 @@ export type ResponsePlan =
       ending: 'end' | 'reset' | 'stall';
     };
 
-/** The raw request as a transport read it. */
+/** The raw request as a transport read it, with the route it matched. */
 export interface RawRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
   bodyText: string;
-  api: Api;
+  route: Route;
 }
-
-const FORMATS: Record<Api, WireFormat> = { chat: chatFormat, responses: responsesFormat };
 
 function jsonPlan(
   status: number,
@@ -69,9 +62,18 @@ function jsonPlan(
   };
 }
 
-const mockError = (message: string, code: string) => ({
-  error: { message, type: 'mock_error', param: null, code },
-});
+/**
+ * Headers of the mock's own errors (bad body, exhausted or failing script, a step the wire cannot carry, an
+ * unknown route), on every wire: asking again cannot help, so clients that read `x-should-retry` (the official
+ * `openai` client) do not retry them.
+ */
+export const MOCK_ERROR_HEADERS: Readonly<Record<string, string>> = { 'x-should-retry': 'false' };
+
+/** The 404 a request gets on a path no wire serves (in OpenAI's error shape: it names no provider). */
+export function unroutedPlan(method: string, url: URL): ResponsePlan {
+  const message = `mock serves ${SERVED} only, not ${method} ${url.pathname}${url.search}`;
+  return jsonPlan(404, WIRES.chat.errors.mockError(404, message, 'mock_not_found'), MOCK_ERROR_HEADERS);
+}
 
 /** Splits a script into its list part and its function part (validating the list with step indexes). */
 function normalise(script: Script): { steps: readonly Step[]; rest: ScriptFunction | undefined } {
@@ -122,26 +124,26 @@ export class ScriptPlayer {
     } catch (e) {
       parseError = (e as Error).message;
     }
-    const stream = (body as { stream?: unknown } | undefined)?.stream === true;
+    const stream = raw.route.stream ?? (body as { stream?: unknown } | undefined)?.stream === true;
     const request: RecordedRequest = {
       method: raw.method,
       path: raw.path,
       body,
       headers: raw.headers,
       time,
-      api: raw.api,
+      api: raw.route.api,
       stream,
     };
     this.requests.push(request);
+    const wire = WIRES[raw.route.api];
+    const mockError = (status: number, message: string, code: string) =>
+      jsonPlan(status, wire.errors.mockError(status, message, code), MOCK_ERROR_HEADERS);
     if (parseError !== undefined) {
-      return jsonPlan(400, {
-        error: {
-          message: `mock could not parse the request body: ${parseError}`,
-          type: 'invalid_request_error',
-          param: null,
-          code: 'mock_unparseable_request',
-        },
-      });
+      return mockError(
+        400,
+        `mock could not parse the request body: ${parseError}`,
+        'mock_unparseable_request',
+      );
     }
 
     const index = this.answered++;
@@ -153,35 +155,53 @@ export class ScriptPlayer {
         if (step !== undefined) step = validateStep(step, `step ${index} (from the script function)`);
       }
     } catch (e) {
-      return jsonPlan(
+      return mockError(
         500,
-        mockError(`mock script failed on request ${index + 1}: ${(e as Error).message}`, 'mock_script_error'),
+        `mock script failed on request ${index + 1}: ${(e as Error).message}`,
+        'mock_script_error',
       );
     }
     if (step === undefined) {
       const hint = `no step for request ${index + 1} (${raw.method} ${raw.path}); add a step to the script or a script function`;
-      return jsonPlan(
+      return mockError(
         500,
-        mockError(`mock script exhausted after ${index} requests: ${hint}`, 'mock_script_exhausted'),
+        `mock script exhausted after ${index} requests: ${hint}`,
+        'mock_script_exhausted',
       );
     }
     const meta: AnswerMeta = {
       n: index + 1,
-      model: String((body as { model?: unknown }).model ?? 'gpt-mock'),
+      model: raw.route.model ?? String((body as { model?: unknown }).model ?? 'gpt-mock'),
       created: Math.floor(time / 1000),
+      body: body as Record<string, unknown>,
     };
-    return renderStep(step, FORMATS[raw.api], meta, stream);
+    if (step.kind === 'text' || step.kind === 'toolCalls') {
+      const problem = wire.format.unsupported?.(step, stream);
+      // A 400: the SDK does not retry it, so no later step is spent on a retry of this request.
+      if (problem !== undefined)
+        return mockError(
+          400,
+          `mock script step ${index} (${step.kind}): ${problem}`,
+          'mock_unsupported_step',
+        );
+    }
+    return renderStep(step, wire, meta, stream);
   }
 }
 
-function renderStep(step: Step, format: WireFormat, meta: AnswerMeta, stream: boolean): ResponsePlan {
+function renderStep(step: Step, wire: Wire, meta: AnswerMeta, stream: boolean): ResponsePlan {
   const delayMs = step.delayMs ?? 0;
-  const requestId = { 'x-request-id': `req_mock_${meta.n}` };
-  if (step.kind === 'networkError') return { type: 'networkError', delayMs };
+  const requestId = wire.headers(meta);
+  if (step.kind === 'networkError')
+    return { type: 'networkError', failure: step.failure ?? 'reset', delayMs };
   if (step.kind === 'http')
     return jsonPlan(step.status, step.body, { ...requestId, ...step.headers }, delayMs);
-  if (!stream) return renderJson(step, format, meta, { ...requestId });
-  const { chunks, ending } = streamChunks(step, format, meta);
+  if (step.kind === 'apiError') {
+    const { status, body, headers } = renderApiError(step, wire.errors, meta);
+    return jsonPlan(status, body, { ...requestId, ...headers }, delayMs);
+  }
+  if (!stream) return renderJson(step, wire.format, meta, { ...requestId });
+  const { chunks, ending } = streamChunks(step, wire.format, meta);
   return {
     type: 'body',
     status: 200,
@@ -209,7 +229,7 @@ function renderJson(
   const fault = step.fault;
   if (fault === undefined || plan.type !== 'body') return plan;
   if (fault.kind === 'error') {
-    return jsonPlan(200, format.errorBody(fault, meta), headers, delayMs);
+    return jsonPlan(format.errorStatus?.(fault) ?? 200, format.errorBody(fault, meta), headers, delayMs);
   }
   const text = plan.chunks[0]!;
   const half = text.slice(0, Math.floor(text.length / 2));
@@ -286,7 +306,8 @@ export async function writeBody(
   }
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
+/** Resolves when `signal` aborts (at once if it already has). */
+export function untilAborted(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve();
     else signal.addEventListener('abort', () => resolve(), { once: true });

@@ -1,49 +1,182 @@
-/** Reading a recorded request the way the model sees it, in both wire formats. */
-import type { RecordedRequest } from './script.js';
+/** Reading a recorded request the way the model sees it, on every wire. */
+import type { Api, RecordedRequest } from './script.js';
 
 /** A tool result the model was sent. */
 export interface ToolResultSeen {
   /** The tool's name, when the request names it (a responses `item_reference` does not). */
   toolName?: string;
+  /** The call's id (`''` on Gemini when the request sends none, as on Vertex). */
   toolCallId: string;
-  /** The result text exactly as sent. */
+  /** The result text exactly as sent (a JSON value is shown as JSON text). */
   output: string;
   /**
-   * The error text when the result is a tool error: `@ai-sdk/openai` sends errors as `{"error":"<text>"}`.
-   * `undefined` for successful results.
+   * The error text when the result is a tool error, `undefined` for successful results. `@ai-sdk/openai` sends
+   * errors as `{"error":"<text>"}` (here: `<text>`); Anthropic as a `tool_result` with `is_error: true`; Gemini
+   * as `functionResponse.response.error`.
    */
   error?: string;
 }
 
 type Item = Record<string, unknown>;
 
-const itemsOf = (request: RecordedRequest): Item[] => {
-  const body = request.body as { messages?: unknown; input?: unknown } | undefined;
-  const list = request.api === 'chat' ? body?.messages : body?.input;
-  return Array.isArray(list) ? (list.filter((x) => typeof x === 'object' && x !== null) as Item[]) : [];
-};
+/** How one wire lays out a conversation. */
+interface Reader {
+  /** The conversation's messages or items, in order. */
+  items(body: Item): unknown;
+  /** The text of a user message (`undefined` for anything else, e.g. a message holding only tool results). */
+  userText(item: Item): string | undefined;
+  /** Tool call ids → tool names, from one item. */
+  callNames(item: Item): [id: string, name: string][];
+  /** The tool results at the end of the conversation (named when the result itself names its tool). */
+  lastResults(items: Item[]): ToolResultSeen[];
+  /** The names of the tools offered. */
+  toolNames(body: Item): unknown[];
+}
+
+const objects = (list: unknown): Item[] =>
+  Array.isArray(list) ? (list.filter((x) => typeof x === 'object' && x !== null) as Item[]) : [];
 
 /** Text of a content value: a string, or the text parts of an array. */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : ''))
+  return objects(content)
+    .map((part) => (typeof part.text === 'string' ? part.text : ''))
     .join('');
 }
 
-function errorOf(output: string): string | undefined {
+/** A string as is; any other JSON value as JSON text. */
+const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** The `<text>` of `{"error":"<text>"}`, the way `@ai-sdk/openai` sends a tool error. */
+function openaiErrorOf(output: string): string | undefined {
   try {
     const parsed = JSON.parse(output) as unknown;
     if (typeof parsed === 'object' && parsed !== null && Object.keys(parsed).length === 1) {
       const error = (parsed as { error?: unknown }).error;
-      if (error !== undefined) return typeof error === 'string' ? error : JSON.stringify(error);
+      if (error !== undefined) return asText(error);
     }
   } catch {
     // plain text output
   }
   return undefined;
 }
+
+/** The trailing run of items that are tool results, mapped. */
+function trailing(items: Item[], isResult: (item: Item) => boolean, read: (item: Item) => ToolResultSeen) {
+  let start = items.length;
+  while (start > 0 && isResult(items[start - 1]!)) start--;
+  return items.slice(start).map(read);
+}
+
+const result = (toolCallId: string, output: string, error: string | undefined, toolName?: unknown) => ({
+  ...(typeof toolName === 'string' ? { toolName } : {}),
+  toolCallId,
+  output,
+  ...(error === undefined ? {} : { error }),
+});
+
+const openaiUserText = (item: Item) => (item.role === 'user' ? textOf(item.content) : undefined);
+const openaiToolNames = (body: Item) =>
+  objects(body.tools).map((t) => (t.function as { name?: unknown } | undefined)?.name ?? t.name);
+
+const READERS: Record<Api, Reader> = {
+  chat: {
+    items: (body) => body.messages,
+    userText: openaiUserText,
+    callNames: (item) =>
+      objects(item.tool_calls).flatMap((call) => {
+        const name = (call.function as { name?: unknown } | undefined)?.name;
+        return typeof call.id === 'string' && typeof name === 'string' ? [[call.id, name]] : [];
+      }),
+    lastResults: (items) =>
+      trailing(
+        items,
+        (item) => item.role === 'tool',
+        (item) => {
+          const output = textOf(item.content);
+          return result(String(item.tool_call_id), output, openaiErrorOf(output));
+        },
+      ),
+    toolNames: openaiToolNames,
+  },
+  responses: {
+    items: (body) => body.input,
+    userText: openaiUserText,
+    callNames: (item) =>
+      item.type === 'function_call' && typeof item.call_id === 'string' && typeof item.name === 'string'
+        ? [[item.call_id, item.name]]
+        : [],
+    lastResults: (items) =>
+      trailing(
+        items,
+        (item) => item.type === 'function_call_output',
+        (item) => {
+          const output = textOf(item.output);
+          return result(String(item.call_id), output, openaiErrorOf(output));
+        },
+      ),
+    toolNames: openaiToolNames,
+  },
+  messages: {
+    items: (body) => body.messages,
+    userText(item) {
+      if (item.role !== 'user') return undefined;
+      if (typeof item.content === 'string') return item.content;
+      const texts = objects(item.content).filter((block) => block.type === 'text');
+      return texts.length === 0 ? undefined : textOf(texts);
+    },
+    callNames: (item) =>
+      objects(item.content).flatMap((block) =>
+        block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string'
+          ? [[block.id, block.name]]
+          : [],
+      ),
+    lastResults(items) {
+      const last = items.at(-1);
+      if (last?.role !== 'user') return [];
+      return objects(last.content)
+        .filter((block) => block.type === 'tool_result')
+        .map((block) => {
+          const output = textOf(block.content);
+          return result(String(block.tool_use_id), output, block.is_error === true ? output : undefined);
+        });
+    },
+    toolNames: (body) => objects(body.tools).map((t) => t.name),
+  },
+  generateContent: {
+    items: (body) => body.contents,
+    userText(item) {
+      if (item.role !== 'user') return undefined;
+      const texts = objects(item.parts).filter((part) => typeof part.text === 'string');
+      return texts.length === 0 ? undefined : textOf(texts);
+    },
+    // Gemini matches results to calls by name; a call's id is optional.
+    callNames: () => [],
+    lastResults(items) {
+      const last = items.at(-1);
+      if (last?.role !== 'user') return [];
+      return objects(last.parts).flatMap((part) => {
+        const response = part.functionResponse as
+          | { id?: unknown; name?: unknown; response?: Item }
+          | undefined;
+        if (typeof response !== 'object' || response === null) return [];
+        const body = response.response ?? {};
+        const error = body.error === undefined ? undefined : asText(body.error);
+        const id = typeof response.id === 'string' ? response.id : '';
+        return [result(id, error ?? asText(body.content), error, response.name)];
+      });
+    },
+    toolNames: (body) =>
+      objects(body.tools).flatMap((tool) => objects(tool.functionDeclarations).map((f) => f.name)),
+  },
+};
+
+function bodyOf(request: RecordedRequest): Item {
+  const body = request.body;
+  return typeof body === 'object' && body !== null ? (body as Item) : {};
+}
+
+const itemsOf = (request: RecordedRequest): Item[] => objects(READERS[request.api].items(bodyOf(request)));
 
 /**
  * The tool results at the end of the conversation (the ones the model is asked to react to now), in order;
@@ -54,48 +187,27 @@ function errorOf(output: string): string | undefined {
  * (req) => lastToolResults(req).some((r) => r.error) ? reply.toolCall('read_file', { path: 'b.txt' }) : reply.text('done')
  */
 export function lastToolResults(request: RecordedRequest): ToolResultSeen[] {
+  const reader = READERS[request.api];
   const items = itemsOf(request);
-  const names = new Map<string, string>();
-  for (const item of items) {
-    if (request.api === 'chat' && Array.isArray(item.tool_calls)) {
-      for (const call of item.tool_calls as { id?: string; function?: { name?: string } }[]) {
-        if (call.id && call.function?.name) names.set(call.id, call.function.name);
-      }
-    }
-    if (item.type === 'function_call' && typeof item.call_id === 'string' && typeof item.name === 'string') {
-      names.set(item.call_id, item.name);
-    }
-  }
-  const isResult = (item: Item) =>
-    request.api === 'chat' ? item.role === 'tool' : item.type === 'function_call_output';
-  let start = items.length;
-  while (start > 0 && isResult(items[start - 1]!)) start--;
-  return items.slice(start).map((item) => {
-    const toolCallId = String(request.api === 'chat' ? item.tool_call_id : item.call_id);
-    const output = textOf(request.api === 'chat' ? item.content : item.output);
-    const toolName = names.get(toolCallId);
-    const error = errorOf(output);
-    return {
-      toolCallId,
-      output,
-      ...(toolName === undefined ? {} : { toolName }),
-      ...(error === undefined ? {} : { error }),
-    };
+  const names = new Map(items.flatMap((item) => reader.callNames(item)));
+  return reader.lastResults(items).map((seen) => {
+    const toolName = seen.toolName ?? names.get(seen.toolCallId);
+    return toolName === undefined ? seen : { ...seen, toolName };
   });
 }
 
 /** The text of the last user message, or `undefined` when there is none. */
 export function lastUserText(request: RecordedRequest): string | undefined {
-  const users = itemsOf(request).filter((item) => item.role === 'user');
-  const last = users.at(-1);
-  return last === undefined ? undefined : textOf(last.content);
+  const reader = READERS[request.api];
+  return itemsOf(request)
+    .map((item) => reader.userText(item))
+    .filter((text): text is string => text !== undefined)
+    .at(-1);
 }
 
 /** The names of the tools offered to the model in this request. */
 export function offeredToolNames(request: RecordedRequest): string[] {
-  const tools = (request.body as { tools?: unknown } | undefined)?.tools;
-  if (!Array.isArray(tools)) return [];
-  return tools
-    .map((t: { name?: unknown; function?: { name?: unknown } }) => t?.function?.name ?? t?.name)
+  return READERS[request.api]
+    .toolNames(bodyOf(request))
     .filter((name): name is string => typeof name === 'string');
 }

@@ -1,14 +1,22 @@
 /**
- * Script steps for the OpenAI fault kit: what the mock "model" answers to each request.
+ * Script steps for the fault kit: what the mock "model" answers to each request, on every wire it speaks
+ * (OpenAI chat and responses, Anthropic Messages, Gemini).
  *
  * Steps are plain data (serialisable, comparable in tests) built with {@link reply}, {@link fault} and
  * {@link streamFault}. Every step is validated twice: by its builder (so a typo fails where it is written) and
- * again when a script is handed to a transport (so hand-written objects get an error naming their index).
- * A number outside its rule throws a `RangeError`, anything else that is wrong a `TypeError` (see `checks.ts`).
+ * again when a script is handed to a transport (so hand-written objects get an error naming their index); the
+ * rules are in `step-rules.ts`. A step says WHAT happens; each wire renders it in its own bodies and frames.
  */
-import { checkAt, checkFields, type Fields, rule } from './checks.js';
+import type { NetworkFailure } from './network-failure.js';
+import {
+  type RateLimitHeaderOptions,
+  type RateLimitWording,
+  type ResponseFailedOptions,
+  responseFailedFault,
+} from './openai-errors.js';
+import { checkStep, checkStreamFault } from './step-rules.js';
 
-/** OpenAI chat finish reasons; the Responses API renders them as `status` / `incomplete_details`. */
+/** OpenAI chat finish reasons; every other wire renders them in its own words (see docs/testing.md). */
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
 /** Token usage reported with an answer. Defaults: `inputTokens: 10`, `outputTokens`: ⌈output chars / 4⌉. */
@@ -23,6 +31,18 @@ export interface LatencyOptions {
   delayMs?: number;
 }
 
+/**
+ * Reasoning the model shows before its answer. Anthropic: a `thinking` block (or `redacted_thinking`); OpenAI
+ * responses: a `reasoning` item (summary text, `encrypted_content`); Gemini: `thought: true` parts and a
+ * `thoughtSignature`. The OpenAI chat wire has no reasoning: a step with it is answered with an HTTP 400 naming
+ * the problem.
+ */
+export type Reasoning =
+  /** Thinking text and the opaque signature the provider attaches to it (default `sig_mock_<request>`). */
+  | { text: string; signature?: string }
+  /** Thinking the client cannot read, only its opaque data (Anthropic `redacted_thinking`). */
+  | { redacted: string };
+
 /** Options of a streamed or non-streamed answer ({@link reply.text}, {@link reply.toolCalls}). */
 export interface AnswerOptions extends LatencyOptions {
   /** Finish reason (default `stop` for text, `tool_calls` for tool calls). */
@@ -33,23 +53,33 @@ export interface AnswerOptions extends LatencyOptions {
   chunkChars?: number;
   /** Milliseconds between streamed frames (default 0: all frames are written at once). */
   frameDelayMs?: number;
+  /** Reasoning before the answer; a string is thinking text with the default signature. */
+  reasoning?: string | Reasoning;
   /** A fault that interrupts the answer; see {@link streamFault}. */
   fault?: StreamFault;
 }
 
-/** In-band error frame formats a 200 stream can carry. */
+/**
+ * In-band error formats a 200 stream can carry. Without a format, each wire sends its own: `openai` on chat and
+ * responses, `anthropic` on Anthropic Messages, `gemini` on Gemini. Another provider's format is relayed as that
+ * provider frames it (as a proxy in front of it would).
+ */
 export type InBandErrorFormat =
   /** Chat: `data: {"error":{…}}`; Responses: `{"type":"error","code":…,"message":…}`. */
   | 'openai'
-  /** Responses: a `response.failed` event with `response.error` (on chat rendered like `openai`). */
+  /** Responses: a `response.failed` event with `response.error` (every other wire renders it like `openai`). */
   | 'response.failed'
-  /** An Anthropic-style `{"type":"error","error":{"type":"overloaded_error",…}}` relayed by a proxy. */
+  /** Anthropic: `event: error` with `{"type":"error","error":{"type":"overloaded_error",…}}`. */
+  | 'anthropic'
+  /** Gemini: a `data: {"error":{"code":…,"message":…,"status":…}}` chunk. */
+  | 'gemini'
+  /** @deprecated Use `anthropic` (the same frame); kept through 0.x. */
   | 'anthropic-overloaded';
 
 /**
- * A fault inside an answer. Positions count characters of model output (text, then tool-call arguments, in the
- * order they are streamed); `afterChars: 0` means before any output. When a non-streaming request meets a
- * stream fault, the JSON body is affected instead (see docs/testing.md).
+ * A fault inside an answer. Positions count characters of model output (reasoning text, then text, then
+ * tool-call arguments, in the order they are streamed); `afterChars: 0` means before any output. When a
+ * non-streaming request meets a stream fault, the JSON body is affected instead (see docs/testing.md).
  */
 export type StreamFault =
   /** Connection reset after `afterChars` characters or after `afterFrames` SSE frames. */
@@ -58,8 +88,23 @@ export type StreamFault =
   | { kind: 'stall'; afterChars: number }
   /** Ends the body cleanly after `afterChars` characters, without a finish frame. */
   | { kind: 'endEarly'; afterChars: number }
-  /** An error frame inside the 200 stream after `afterChars` characters, then the stream ends. */
-  | { kind: 'error'; afterChars: number; format: InBandErrorFormat; message?: string; code?: string }
+  /**
+   * An error frame inside the 200 stream after `afterChars` characters, then the stream ends. `code` is the
+   * OpenAI `code`, the Anthropic error `type` or the Gemini `status`, by format. In OpenAI's error object `type`
+   * and `param` fill the fields of those names (defaults `server_error`, `null`); `errorEvent` (format
+   * `response.failed` on the responses wire) sends an `error` event before `response.failed`, as the real
+   * Responses API does.
+   */
+  | {
+      kind: 'error';
+      afterChars: number;
+      format?: InBandErrorFormat;
+      message?: string;
+      code?: string;
+      type?: string;
+      param?: string | null;
+      errorEvent?: boolean;
+    }
   /** A frame whose data is not JSON after `afterChars` characters; the answer then continues normally. */
   | { kind: 'garbled'; afterChars: number };
 
@@ -71,7 +116,7 @@ export interface ToolCallSpec {
   args?: unknown;
   /** Arguments sent verbatim and NOT validated, to script malformed JSON from a model. */
   rawArgs?: string;
-  /** Tool call id (default `call_<request>_<index>`). */
+  /** Tool call id (default `call_mock_<request>_<index>`; Anthropic `toolu_mock_…`; Gemini sends none). */
   id?: string;
 }
 
@@ -88,7 +133,7 @@ export interface ToolCallsStep extends AnswerOptions {
   text?: string;
 }
 
-/** An HTTP response with any status, body and headers (all HTTP faults are this step). */
+/** An HTTP response with any status, body and headers, sent verbatim on every wire. */
 export interface HttpStep extends LatencyOptions {
   kind: 'http';
   status: number;
@@ -97,16 +142,35 @@ export interface HttpStep extends LatencyOptions {
   headers?: Record<string, string>;
 }
 
+/** An error a provider answers with, by what it means; each wire renders its own status, body and headers. */
+export type ApiError =
+  | ({ error: 'rateLimit' } & RateLimitWording & RateLimitHeaderOptions)
+  | { error: 'insufficientQuota' }
+  | { error: 'overloaded' }
+  | { error: 'serverError'; status: number; html?: boolean }
+  | { error: 'unauthorized' }
+  | { error: 'forbidden' }
+  | { error: 'notFound'; model?: string }
+  | { error: 'contextLengthExceeded'; maxTokens?: number; requestedTokens?: number };
+
+/** A provider error (built with {@link fault}), rendered as the wire that was hit sends it. */
+export type ApiErrorStep = ApiError & LatencyOptions & { kind: 'apiError' };
+
 /** The connection fails before any response (fetch rejects with a network error). */
 export interface NetworkErrorStep extends LatencyOptions {
   kind: 'networkError';
+  /** How it fails (default `reset`); see {@link NetworkFailure}. */
+  failure?: NetworkFailure;
 }
 
 /** One scripted answer. */
-export type Step = TextStep | ToolCallsStep | HttpStep | NetworkErrorStep;
+export type Step = TextStep | ToolCallsStep | HttpStep | ApiErrorStep | NetworkErrorStep;
 
-/** Wire API a request was sent to. */
-export type Api = 'chat' | 'responses';
+/**
+ * Wire API a request was sent to: OpenAI `chat` (`/chat/completions`) and `responses` (`/responses`),
+ * Anthropic `messages` (`/messages`), Gemini `generateContent` (`:generateContent`, `:streamGenerateContent`).
+ */
+export type Api = 'chat' | 'responses' | 'messages' | 'generateContent';
 
 /** A request as the mock received it. */
 export interface RecordedRequest {
@@ -120,7 +184,7 @@ export interface RecordedRequest {
   /** Arrival time in ms (from the transport's clock; `Date.now` by default). */
   time: number;
   api: Api;
-  /** `true` when the body asked for a stream (`stream: true`). */
+  /** `true` when a stream was asked for (`stream: true` in the body; Gemini: `:streamGenerateContent`). */
   stream: boolean;
 }
 
@@ -141,151 +205,12 @@ export type ScriptFunction = (request: RecordedRequest, ctx: ScriptContext) => S
  */
 export type Script = readonly Step[] | ScriptFunction | { steps: readonly Step[]; rest?: ScriptFunction };
 
-const KINDS = new Set(['text', 'toolCalls', 'http', 'networkError']);
-const FINISH_REASONS = new Set<string>(['stop', 'length', 'tool_calls', 'content_filter']);
-const FAULT_KINDS = new Set(['cut', 'stall', 'endEarly', 'error', 'garbled']);
-const ERROR_FORMATS = new Set<string>(['openai', 'response.failed', 'anthropic-overloaded']);
-
-/** The numeric fields of each step and fault, with their rules (see `checks.ts`). */
-const LATENCY_FIELDS: Fields = [['delayMs', rule.delayMs]];
-const ANSWER_FIELDS: Fields = [
-  ...LATENCY_FIELDS,
-  ['frameDelayMs', rule.delayMs],
-  ['chunkChars', rule.size],
-  ['usage', rule.object],
-  ['usage.inputTokens', rule.count],
-  ['usage.outputTokens', rule.count],
-];
-const HTTP_FIELDS: Fields = [['status', rule.status], ...LATENCY_FIELDS];
-const AT_FIELDS: Fields = [['afterChars', rule.count]];
-const CUT_FIELDS: Fields = [...AT_FIELDS, ['afterFrames', rule.count]];
-const RATE_LIMIT_FIELDS: Fields = [
-  ['retryAfterSeconds', rule.headerNumber],
-  ['retryAfterMs', rule.headerNumber],
-];
-const TOKEN_FIELDS: Fields = [
-  ['maxTokens', rule.count],
-  ['requestedTokens', rule.count],
-];
-
-type Fail = (field: string, problem: string) => never;
-
-const failAt =
-  (where: string): Fail =>
-  (field, problem) => {
-    throw new TypeError(`${where}: ${field} ${problem}`);
-  };
-
-/** Checks a stream fault given at `where`; `prefix` is `fault.` inside a step, empty in a `streamFault` builder. */
-function checkFault(f: unknown, where: string, prefix: string): void {
-  if (f === undefined) return;
-  const fail = failAt(where);
-  if (typeof f !== 'object' || f === null || !FAULT_KINDS.has((f as { kind?: string }).kind ?? '')) {
-    fail(`${prefix}kind`, `must be one of ${[...FAULT_KINDS].join(', ')}`);
-  }
-  const fault = f as StreamFault;
-  checkFields(where, fault, fault.kind === 'cut' ? CUT_FIELDS : AT_FIELDS, prefix);
-  if (fault.kind === 'cut') {
-    if ((fault.afterChars === undefined) === (fault.afterFrames === undefined)) {
-      fail(prefix ? 'fault' : 'options', 'a cut needs exactly one of afterChars or afterFrames');
-    }
-  } else if (fault.afterChars === undefined) {
-    fail(`${prefix}afterChars`, 'is required');
-  }
-  if (fault.kind === 'error' && !ERROR_FORMATS.has(fault.format)) {
-    fail(`${prefix}format`, `must be one of ${[...ERROR_FORMATS].join(', ')}, got ${String(fault.format)}`);
-  }
-}
-
-function isJsonValue(value: unknown, seen = new Set<object>()): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value !== 'object' || seen.has(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return false;
-  seen.add(value);
-  const ok = Object.values(value).every((v) => isJsonValue(v, seen));
-  seen.delete(value);
-  return ok;
-}
-
-function validateCall(call: unknown, i: number, fail: Fail): void {
-  const at = `calls[${i}]`;
-  if (typeof call !== 'object' || call === null) fail(at, 'must be an object');
-  const c = call as ToolCallSpec;
-  if (typeof c.name !== 'string' || c.name === '') fail(`${at}.name`, 'must be a non-empty string');
-  if (c.id !== undefined && (typeof c.id !== 'string' || c.id === ''))
-    fail(`${at}.id`, 'must be a non-empty string');
-  if (c.rawArgs !== undefined) {
-    if (typeof c.rawArgs !== 'string') fail(`${at}.rawArgs`, 'must be a string');
-    if (c.args !== undefined) fail(`${at}`, 'give args or rawArgs, not both');
-    return;
-  }
-  if (typeof c.args === 'string') {
-    try {
-      JSON.parse(c.args);
-    } catch {
-      fail(
-        `${at}.args`,
-        `is a string but not JSON text: ${JSON.stringify(c.args.slice(0, 40))} (use rawArgs for malformed JSON)`,
-      );
-    }
-  } else if (c.args !== undefined && !isJsonValue(c.args)) {
-    fail(
-      `${at}.args`,
-      'must be JSON-serialisable (plain objects, arrays, strings, finite numbers, booleans, null)',
-    );
-  }
-}
-
-/**
- * Checks one step of a script and throws naming `where` (e.g. `step 2`) and the field: a `RangeError` for a
- * number outside its rule, a `TypeError` for anything else.
- * @returns the same step, typed.
- */
-export function validateStep(step: unknown, where: string): Step {
-  const kind = (step as { kind?: unknown } | null)?.kind;
-  return checkStep(step, `mock script ${where}${typeof kind === 'string' ? ` (${kind})` : ''}`);
-}
-
-/** Checks one step; errors start with `where` (a builder's name, or `mock script step N (kind)`). */
-function checkStep(step: unknown, where: string): Step {
-  const fail = failAt(where);
-  const kind = (step as { kind?: unknown } | null)?.kind;
-  if (typeof step !== 'object' || step === null)
-    fail('step', 'must be an object built with reply.* or fault.*');
-  if (typeof kind !== 'string' || !KINDS.has(kind)) {
-    fail('kind', `must be one of ${[...KINDS].join(', ')}, got ${JSON.stringify(kind)}`);
-  }
-  const s = step as Step;
-  const answer = s.kind === 'text' || s.kind === 'toolCalls';
-  checkFields(where, s, answer ? ANSWER_FIELDS : s.kind === 'http' ? HTTP_FIELDS : LATENCY_FIELDS);
-  if (answer) {
-    if (s.finishReason !== undefined && !FINISH_REASONS.has(s.finishReason)) {
-      fail('finishReason', `must be one of ${[...FINISH_REASONS].join(', ')}, got ${String(s.finishReason)}`);
-    }
-    checkFault(s.fault, where, 'fault.');
-  }
-  if (s.kind === 'text' && typeof s.text !== 'string') fail('text', 'must be a string');
-  if (s.kind === 'toolCalls') {
-    if (!Array.isArray(s.calls) || s.calls.length === 0) fail('calls', 'must be a non-empty array');
-    for (const [i, call] of s.calls.entries()) validateCall(call, i, fail);
-    if (s.text !== undefined && typeof s.text !== 'string') fail('text', 'must be a string');
-  }
-  if (s.kind === 'http') {
-    for (const [name, value] of Object.entries(s.headers ?? {})) {
-      if (typeof value !== 'string') fail(`headers.${name}`, 'must be a string');
-    }
-  }
-  return s;
-}
-
 const toolCallsStep = (where: string, calls: ToolCallSpec[], options: AnswerOptions & { text?: string }) =>
   checkStep({ kind: 'toolCalls', calls, ...options }, where) as ToolCallsStep;
 
 /** Builders for what the model says. */
 export const reply = {
-  /** The model answers `text`. Example: `reply.text('Hello', { chunkChars: 2 })`. */
+  /** The model answers `text`. Example: `reply.text('Hello', { chunkChars: 2, reasoning: 'The user greets me.' })`. */
   text(text: string, options: AnswerOptions = {}): TextStep {
     return checkStep({ kind: 'text', text, ...options }, 'reply.text') as TextStep;
   },
@@ -300,102 +225,72 @@ export const reply = {
   },
 };
 
-const openaiError = (message: string, type: string, code: string | null, param: string | null = null) => ({
-  error: { message, type, param, code },
-});
-
-/** An HTTP step built by `where`; every `fault` builder ends here, so its own name is on any error. */
-function httpStep(
+/** A provider-error step built by `where` from the given options (unset ones left out), checked at once. */
+function apiErrorStep<E extends ApiError>(
   where: string,
-  status: number,
-  body: unknown,
-  headers: Record<string, string>,
-  options: LatencyOptions,
-): HttpStep {
-  const step = { kind: 'http', status, body, headers, ...(options.delayMs === undefined ? {} : options) };
-  return checkStep(step, where) as HttpStep;
+  error: E,
+  options: LatencyOptions = {},
+): ApiErrorStep {
+  const given = Object.entries({ ...error, ...options }).filter(([, value]) => value !== undefined);
+  return checkStep({ kind: 'apiError', ...Object.fromEntries(given) }, where) as ApiErrorStep;
 }
 
-/** Builders for the HTTP-level faults providers really produce (bodies as OpenAI sends them). */
+/**
+ * Builders for the HTTP-level faults providers really produce. Each names what happened; the wire that is hit
+ * answers with its provider's real status, body and headers (table in docs/testing.md).
+ */
 export const fault = {
   /**
-   * 429 `rate_limit_exceeded` with `retry-after` (seconds, default 1) and, when given, `retry-after-ms`.
+   * Rate limited (429), by default a wait of 11.054 s: `retry-after: 12` (whole seconds, rounded up). OpenAI:
+   * `rate_limit_exceeded` worded as the API words it (a TPM limit on gpt-4o, "Please try again in 11.054s"),
+   * its six `x-ratelimit-*` headers, and `retry-after-ms` only when given; Anthropic: `rate_limit_error` and its
+   * `anthropic-ratelimit-*` headers; Gemini: `RESOURCE_EXHAUSTED` with a `RetryInfo` `retryDelay` (see
+   * {@link RateLimitWording} and {@link RateLimitHeaderOptions}). Example:
+   * `fault.rateLimit({ budget: 'requests', retryAfterSeconds: 2 })`.
    */
-  rateLimit(
-    options: { retryAfterSeconds?: number; retryAfterMs?: number; message?: string } & LatencyOptions = {},
-  ) {
-    checkFields('fault.rateLimit', options, RATE_LIMIT_FIELDS);
-    const { retryAfterSeconds = 1, retryAfterMs, message, delayMs } = options;
-    const headers: Record<string, string> = {
-      'retry-after': String(retryAfterSeconds),
-      'x-ratelimit-limit-requests': '500',
-      'x-ratelimit-remaining-requests': '0',
-      'x-ratelimit-reset-requests': `${retryAfterSeconds}s`,
-    };
-    if (retryAfterMs !== undefined) headers['retry-after-ms'] = String(retryAfterMs);
-    const text =
-      message ??
-      `Rate limit reached for requests in organization org-mock on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in ${retryAfterSeconds}s. Visit https://platform.openai.com/account/rate-limits to learn more.`;
-    const body = openaiError(text, 'requests', 'rate_limit_exceeded');
-    return httpStep('fault.rateLimit', 429, body, headers, { delayMs });
+  rateLimit(options: RateLimitWording & RateLimitHeaderOptions & LatencyOptions = {}): ApiErrorStep {
+    const { delayMs, ...rest } = options;
+    return apiErrorStep('fault.rateLimit', { error: 'rateLimit', ...rest }, { delayMs });
   },
-  /** 429 `insufficient_quota`: a 429 that retrying never fixes. */
-  insufficientQuota(options: LatencyOptions = {}) {
-    const text =
-      'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.';
-    const body = openaiError(text, 'insufficient_quota', 'insufficient_quota');
-    return httpStep('fault.insufficientQuota', 429, body, {}, options);
+  /**
+   * Out of quota or credit, which retrying never fixes (OpenAI 429 `insufficient_quota`, Anthropic 400 credit
+   * balance, Gemini 429 daily quota); no `retry-after`.
+   */
+  insufficientQuota(options: LatencyOptions = {}): ApiErrorStep {
+    return apiErrorStep('fault.insufficientQuota', { error: 'insufficientQuota' }, options);
   },
-  /** 5xx (default 500) with OpenAI's JSON body, or with `html: true` a proxy's HTML page. */
-  serverError(status = 500, options: { html?: boolean } & LatencyOptions = {}) {
-    const { html = false, delayMs } = options;
-    checkAt('fault.serverError', 'status', status, rule.status);
-    if (html) {
-      const title = `${status} ${STATUS_TEXT[status] ?? 'Server Error'}`;
-      return httpStep(
-        'fault.serverError',
-        status,
-        `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>cloudflare</center>\r\n</body>\r\n</html>\r\n`,
-        { 'content-type': 'text/html' },
-        { delayMs },
-      );
-    }
-    const text =
-      status === 503
-        ? 'The server is overloaded or not ready yet.'
-        : 'The server had an error while processing your request. Sorry about that!';
-    return httpStep('fault.serverError', status, openaiError(text, 'server_error', null), {}, { delayMs });
+  /** The provider is overloaded (Anthropic 529 `overloaded_error`, Gemini 503 `UNAVAILABLE`, OpenAI 503). */
+  overloaded(options: LatencyOptions = {}): ApiErrorStep {
+    return apiErrorStep('fault.overloaded', { error: 'overloaded' }, options);
   },
-  /** 401 `invalid_api_key`. */
-  unauthorized(options: LatencyOptions = {}) {
-    const text =
-      'Incorrect API key provided: sk-mock***. You can find your API key at https://platform.openai.com/account/api-keys.';
-    const body = openaiError(text, 'invalid_request_error', 'invalid_api_key');
-    return httpStep('fault.unauthorized', 401, body, {}, options);
+  /** 5xx (default 500) with the provider's JSON body, or with `html: true` a proxy's HTML page. */
+  serverError(status = 500, options: { html?: boolean } & LatencyOptions = {}): ApiErrorStep {
+    const { html, delayMs } = options;
+    return apiErrorStep('fault.serverError', { error: 'serverError', status, html }, { delayMs });
   },
-  /** 403 `unsupported_country_region_territory`. */
-  forbidden(options: LatencyOptions = {}) {
-    const body = openaiError(
-      'Country, region, or territory not supported',
-      'request_forbidden',
-      'unsupported_country_region_territory',
+  /** A bad API key (OpenAI 401 `invalid_api_key`, Anthropic 401 `authentication_error`, Gemini 400 `API_KEY_INVALID`). */
+  unauthorized(options: LatencyOptions = {}): ApiErrorStep {
+    return apiErrorStep('fault.unauthorized', { error: 'unauthorized' }, options);
+  },
+  /** 403: the key may not use this (OpenAI region, Anthropic `permission_error`, Gemini `PERMISSION_DENIED`). */
+  forbidden(options: LatencyOptions = {}): ApiErrorStep {
+    return apiErrorStep('fault.forbidden', { error: 'forbidden' }, options);
+  },
+  /** 404 for `model` (default: the model the request asked for). */
+  notFound(options: { model?: string } & LatencyOptions = {}): ApiErrorStep {
+    const { model, delayMs } = options;
+    return apiErrorStep('fault.notFound', { error: 'notFound', model }, { delayMs });
+  },
+  /** 400: the prompt exceeds the context window, in the provider's exact wording (defaults per provider). */
+  contextLengthExceeded(
+    options: { maxTokens?: number; requestedTokens?: number } & LatencyOptions = {},
+  ): ApiErrorStep {
+    const { delayMs, ...rest } = options;
+    return apiErrorStep(
+      'fault.contextLengthExceeded',
+      { error: 'contextLengthExceeded', ...rest },
+      { delayMs },
     );
-    return httpStep('fault.forbidden', 403, body, {}, options);
-  },
-  /** 404 `model_not_found` for `model` (default `gpt-mock`). */
-  notFound(options: { model?: string } & LatencyOptions = {}) {
-    const { model = 'gpt-mock', delayMs } = options;
-    const text = `The model \`${model}\` does not exist or you do not have access to it.`;
-    const body = openaiError(text, 'invalid_request_error', 'model_not_found');
-    return httpStep('fault.notFound', 404, body, {}, { delayMs });
-  },
-  /** 400 `context_length_exceeded` with OpenAI's exact body (chat wording). */
-  contextLengthExceeded(options: { maxTokens?: number; requestedTokens?: number } & LatencyOptions = {}) {
-    checkFields('fault.contextLengthExceeded', options, TOKEN_FIELDS);
-    const { maxTokens = 128000, requestedTokens = 130000, delayMs } = options;
-    const text = `This model's maximum context length is ${maxTokens} tokens. However, your messages resulted in ${requestedTokens} tokens. Please reduce the length of the messages.`;
-    const body = openaiError(text, 'invalid_request_error', 'context_length_exceeded', 'messages');
-    return httpStep('fault.contextLengthExceeded', 400, body, {}, { delayMs });
   },
   /** Any HTTP response. A string body is sent verbatim (content-type text/plain unless given), anything else as JSON. */
   http(
@@ -404,24 +299,22 @@ export const fault = {
     headers: Record<string, string> = {},
     options: LatencyOptions = {},
   ): HttpStep {
-    return httpStep('fault.http', status, body, headers, options);
+    const step = { kind: 'http', status, body, headers, ...(options.delayMs === undefined ? {} : options) };
+    return checkStep(step, 'fault.http') as HttpStep;
   },
-  /** No response at all: the connection fails (fetch rejects with a network `TypeError`). */
-  networkError(options: LatencyOptions = {}): NetworkErrorStep {
+  /**
+   * No response at all, on any wire: fetch rejects with a network `TypeError`. `failure` says how (default
+   * `reset`): `reset`, `refused`, `dns` or `timeout` (never answers); see docs/testing.md for what each transport
+   * can play.
+   */
+  networkError(options: { failure?: NetworkFailure } & LatencyOptions = {}): NetworkErrorStep {
     return checkStep({ kind: 'networkError', ...options }, 'fault.networkError') as NetworkErrorStep;
   },
 };
 
-const STATUS_TEXT: Record<number, string> = {
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Time-out',
-};
-
 /** A stream fault built by `where`, checked at once. */
 function streamFaultOf<F extends StreamFault>(where: string, f: F): F {
-  checkFault(f, where, '');
+  checkStreamFault(f, where);
   return f;
 }
 
@@ -443,7 +336,8 @@ export const streamFault = {
   },
   /**
    * An in-band error frame in the 200 stream after `afterChars` characters (0 = before any output). `format`
-   * defaults to `openai`; `code` defaults to `server_error` (`overloaded_error` for `anthropic-overloaded`).
+   * defaults to the wire's own; `code` defaults to `server_error` (OpenAI), `overloaded_error` (Anthropic),
+   * `INTERNAL` (Gemini).
    */
   error(at: {
     afterChars: number;
@@ -451,11 +345,22 @@ export const streamFault = {
     message?: string;
     code?: string;
   }): StreamFault {
-    const { format = 'openai', ...rest } = at;
-    return streamFaultOf('streamFault.error', { kind: 'error', format, ...rest });
+    return streamFaultOf('streamFault.error', { kind: 'error', ...at });
   },
   /** A frame whose data is not JSON after `afterChars` characters; the answer then goes on. */
   garbled(at: { afterChars: number }): StreamFault {
     return streamFaultOf('streamFault.garbled', { kind: 'garbled', ...at });
+  },
+  /**
+   * The response fails inside its 200 stream after `afterChars` characters, as the Responses API reports rate
+   * limits, context overflow and quota errors once streaming has begun: an `error` event, then `response.failed`
+   * (`errorEvent: false` sends `response.failed` alone). On chat: an error chunk with the same error object; on
+   * Anthropic and Gemini that chunk relayed (as a proxy in front of OpenAI would). `code` defaults to
+   * `server_error`; `rateLimit` words a `rate_limit_exceeded`.
+   * Example: `streamFault.responseFailed({ afterChars: 0, code: 'rate_limit_exceeded' })`.
+   */
+  responseFailed(at: ResponseFailedOptions): StreamFault {
+    const where = 'streamFault.responseFailed';
+    return streamFaultOf(where, responseFailedFault(where, at));
   },
 };

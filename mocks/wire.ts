@@ -1,4 +1,5 @@
-/** What the two OpenAI wire formats share: the answer being rendered and the frames it becomes. */
+/** What the wire formats share: the answer being rendered and the frames it becomes. */
+import { inBandMessage } from './in-band-error.js';
 import type { StreamFault, TextStep, ToolCallsStep } from './script.js';
 
 /** A step that produces a model answer. */
@@ -12,6 +13,8 @@ export interface AnswerMeta {
   model: string;
   /** Unix seconds. */
   created: number;
+  /** The parsed request body: a wire format reads request options from it (chat: `stream_options`). */
+  body: Record<string, unknown>;
 }
 
 /** One SSE frame with the characters of model output it carries. */
@@ -27,7 +30,7 @@ export interface WireEvent {
 /** The in-band error fault. */
 export type ErrorFault = Extract<StreamFault, { kind: 'error' }>;
 
-/** One wire format (chat completions or responses). */
+/** One wire format (OpenAI chat completions or responses, Anthropic Messages, Gemini). */
 export interface WireFormat {
   /** Non-streamed body. */
   json(step: AnswerStep, meta: AnswerMeta): unknown;
@@ -35,10 +38,20 @@ export interface WireFormat {
   events(step: AnswerStep, meta: AnswerMeta, breakAt?: number): WireEvent[];
   /** An in-band error frame; `sequence` is the position it takes in the stream. */
   errorFrame(fault: ErrorFault, meta: AnswerMeta, sequence: number): string;
-  /** The 200 body of a non-streamed answer that failed in-band. */
+  /** The body of a non-streamed answer that failed in-band. */
   errorBody(fault: ErrorFault, meta: AnswerMeta): unknown;
+  /**
+   * The HTTP status of that body (default 200: the error object inside a successful response). A provider that
+   * only reports errors by status answers with the status the error stands for.
+   */
+  errorStatus?(fault: ErrorFault): number;
   /** A frame whose data is not JSON. */
   garbledFrame(): string;
+  /**
+   * Why this wire cannot carry `step` (e.g. reasoning on OpenAI chat), or `undefined` when it can. The player
+   * answers such a request with an HTTP 400 naming the step and this reason.
+   */
+  unsupported?(step: AnswerStep, stream: boolean): string | undefined;
 }
 
 /** Default characters per streamed delta. */
@@ -61,12 +74,40 @@ export function splitOutput(text: string, size: number, offset: number, breakAt?
   return pieces;
 }
 
-/** Default usage numbers: 10 input tokens, about one output token per 4 characters. */
-export function usageOf(step: AnswerStep): { input: number; output: number } {
+/** The reasoning of a step in one shape: thinking text with its signature, or redacted data. */
+export type ReasoningBlock = { text: string; signature: string } | { redacted: string };
+
+/** The step's reasoning, with the default signature `sig_mock_<request>` filled in; `undefined` without one. */
+export function reasoningOf(step: AnswerStep, meta: AnswerMeta): ReasoningBlock | undefined {
+  const r = step.reasoning;
+  if (r === undefined) return undefined;
+  if (typeof r === 'string') return { text: r, signature: `sig_mock_${meta.n}` };
+  if ('redacted' in r) return r;
+  return { text: r.text, signature: r.signature ?? `sig_mock_${meta.n}` };
+}
+
+/** Characters of reasoning text a step streams (0 for none or redacted reasoning). */
+export function reasoningChars(step: AnswerStep): number {
+  const r = step.reasoning;
+  return typeof r === 'string' ? r.length : r !== undefined && 'text' in r ? r.text.length : 0;
+}
+
+/**
+ * Default usage numbers: 10 input tokens, about one output token per 4 characters of output (reasoning
+ * included); `reasoning` is the reasoning's share of `output`.
+ */
+export function usageOf(step: AnswerStep): { input: number; output: number; reasoning: number } {
+  const thinking = reasoningChars(step);
   const chars =
+    thinking +
     (step.text?.length ?? 0) +
     (step.kind === 'toolCalls' ? step.calls.reduce((sum, c) => sum + argsText(c).length, 0) : 0);
-  return { input: step.usage?.inputTokens ?? 10, output: step.usage?.outputTokens ?? Math.ceil(chars / 4) };
+  const output = step.usage?.outputTokens ?? Math.ceil(chars / 4);
+  return {
+    input: step.usage?.inputTokens ?? 10,
+    output,
+    reasoning: Math.min(output, Math.ceil(thinking / 4)),
+  };
 }
 
 /** The arguments text of a scripted call as the model would send it. */
@@ -81,13 +122,8 @@ export function finishReasonOf(step: AnswerStep): string {
   return step.finishReason ?? (step.kind === 'toolCalls' ? 'tool_calls' : 'stop');
 }
 
-/** Default message of an in-band error. */
-export function errorMessageOf(fault: ErrorFault): string {
-  if (fault.message !== undefined) return fault.message;
-  return fault.format === 'anthropic-overloaded'
-    ? 'Overloaded'
-    : 'The server had an error while processing your request. Sorry about that!';
-}
+/** Message of an in-band error on an OpenAI wire (its own formats; others are relayed, see `in-band-error.ts`). */
+export const errorMessageOf = (fault: ErrorFault): string => inBandMessage(fault, 'openai');
 
 /** An SSE frame with only `data:`. */
 export const dataFrame = (data: unknown): string =>

@@ -61,7 +61,7 @@ console.log(JSON.stringify(out));\n`,
       `import { tool, type UIMessage } from 'ai';
 import { z } from 'zod';
 import { type Classification, classifyError, gracefulTool, ModelRetry } from 'graceful-ai';
-import { openaiHandlers, reply, startMockOpenAI } from 'graceful-ai/testing';
+import { mockHandlers, reply, startMockServer } from 'graceful-ai/testing';
 import { RpcClient, runRpcServer } from 'graceful-ai/rpc';
 import { CircuitBreaker, type Clock } from 'graceful-ai/policy';
 import { parseRetryAfter } from 'graceful-ai/classify';
@@ -84,7 +84,7 @@ export const input: Input = { path: 'a.txt' };
 // @ts-expect-error: path must be a string (fails if inference degraded to any)
 export const wrong: Input = { path: 1 };
 export const verdict: Classification = classifyError(new Error('socket hang up'));
-export const kit = [openaiHandlers, reply, startMockOpenAI, RpcClient, runRpcServer];
+export const kit = [mockHandlers, reply, startMockServer, RpcClient, runRpcServer];
 export const blocks = [CircuitBreaker, parseRetryAfter, TurnTrace, trimContext];
 export const clock: Clock = { now: () => 0 };
 // withoutDiscarded keeps the caller's message type (its metadata would be unknown otherwise).

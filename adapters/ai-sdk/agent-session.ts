@@ -10,6 +10,7 @@ import type { SessionSettings, SessionSettingsInput } from '../../src/session/se
 import type { SessionStore } from '../../src/session/store.js';
 import type { Clock, Sleep } from '../../src/util/time.js';
 import { checkFunction, checkOptionsObject } from '../../src/util/validate.js';
+import { checkCallOptions } from './guard-call-options.js';
 import { isResetPart } from './reset-part.js';
 // The one-line choice of the streaming call: the stream guard's drop-in (swap for `from 'ai'` to go without it).
 import { type GracefulStreamTextOptions, streamText } from './stream-text.js';
@@ -105,8 +106,9 @@ export interface TurnResult {
  *
  * - `prompt(text)` runs one user turn (a multi-step tool loop) and settles when the turn — including any retry
  *   chain — has ended. It rejects with the final error: the API error itself, `RetryExhaustedError`
- *   ("Retry failed after N attempts: …"), `RetryDelayTooLongError`, `RetryCancelledError` or
- *   `ContextOverflowError`. A second `prompt()` while one runs is rejected with `SessionBusyError` (no queue).
+ *   ("Retry failed after N attempts: …"), `RetryDelayTooLongError`, `RetryCancelledError`,
+ *   `ContextOverflowError`, the abort reason, or `SessionStoreError` when the store failed to save the turn. A
+ *   second `prompt()` while one runs is rejected with `SessionBusyError` (no queue).
  * - Each completed step's messages join the conversation as the step ends, so a retry continues after them:
  *   tools never run twice. A failed step's partial output is kept in the history only.
  * - Failures are detected from `onError`/error parts too: `streamText` reports a failed later step as a
@@ -125,6 +127,8 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
     if (!Array.isArray(stopWhen)) checkFunction('stopWhen', stopWhen);
     else for (const [i, stop] of stopWhen.entries()) checkFunction(`stopWhen[${i}]`, stop);
     checkOptionsObject('callOptions', options.callOptions);
+    // Checked now, not when the first turn runs: a 30-day `timeout` would otherwise fire after ~1 ms, per turn.
+    checkCallOptions(options.callOptions ?? {}, 'callOptions.');
     checkCoordination('coordination', options.coordination);
     this.#options = options;
     this.#model = options.model;
@@ -212,12 +216,19 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
     return this.#core.subscribe(listener);
   }
 
-  /** Cancels the backoff sleep at once: `auto_retry_end { success: false, finalError: 'Retry cancelled' }`. */
+  /**
+   * Cancels the retry of a failed attempt: the backoff sleep at once, or the retry itself when called before it
+   * (from an `attempt_error` or `auto_retry_start` listener). `auto_retry_end { success: false, finalError:
+   * 'Retry cancelled' }`; `prompt()` rejects with `RetryCancelledError`. A no-op while a request runs.
+   */
   abortRetry(): void {
     this.#core.abortRetry();
   }
 
-  /** `abortRetry()`, then aborts the running request; the turn rejects with the abort. */
+  /**
+   * Aborts the turn (the running request, a backoff sleep, a compaction or usage-limit hook when it returns);
+   * `prompt()` rejects with `reason` (default: an `AbortError`).
+   */
   abort(reason?: unknown): void {
     this.#core.abort(reason);
   }
@@ -263,8 +274,14 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
       maxRetries: 0,
       onError: ({ error }) => fail(error),
       onStepEnd: (step) => {
-        if (step.finishReason === 'error') context.discardStep(step.response.messages);
-        else context.commitStep(step.response.messages);
+        try {
+          if (step.finishReason === 'error') context.discardStep(step.response.messages);
+          else context.commitStep(step.response.messages);
+        } catch (error) {
+          // The SDK swallows what its callbacks throw: a store that failed to save the step fails the attempt
+          // here (and the core has aborted it, so no further step runs).
+          fail(error);
+        }
       },
     });
     try {

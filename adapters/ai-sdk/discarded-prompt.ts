@@ -3,8 +3,8 @@
  * message list, which the drop-in's `onStepEnd` cleanup (on the step's copies) cannot reach, and a prompt built
  * from stored chat messages (`convertToModelMessages`) may carry reset parts from earlier turns.
  */
-import type { ModelMessage, PrepareStepFunction, PrepareStepResult } from 'ai';
-import { withoutDiscardedParts } from './reset-part.js';
+import type { PrepareStepFunction, PrepareStepResult } from 'ai';
+import { withoutDiscardedMessages } from './reset-part.js';
 import { copyWith } from './tool-copy.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's PrepareStepFunction is generic over the caller's tools.
@@ -12,19 +12,6 @@ type AnyPrepareStep = PrepareStepFunction<any, any>;
 type StepArgs = Parameters<AnyPrepareStep>[0];
 // biome-ignore lint/suspicious/noExplicitAny: as above.
 type StepResult = PrepareStepResult<any, any> | undefined;
-
-/** `messages` with what resets discarded removed from each assistant message; the same array when nothing was. */
-export function withoutDiscardedMessages<M extends ModelMessage>(messages: M[]): M[] {
-  let cleaned: M[] | undefined;
-  messages.forEach((message, i) => {
-    if (message.role !== 'assistant' || !Array.isArray(message.content)) return;
-    const content = withoutDiscardedParts(message.content);
-    if (content === message.content) return;
-    cleaned ??= messages.slice();
-    cleaned[i] = { ...message, content };
-  });
-  return cleaned ?? messages;
-}
 
 /**
  * A `prepareStep` for the drop-ins around the caller's (or none): each step's request gets the prompt without

@@ -86,6 +86,49 @@ interface SdkCallOptions {
 }
 
 /**
+ * Checks the options a drop-in adds and the ones it takes over from the SDK (`maxRetries`, the `timeout`s, which
+ * the SDK does not check: Node fires a timer above 2^31−1 ms after ~1 ms), naming each one after `prefix`. Run
+ * where the options are given: when a drop-in call starts, and when an `AgentSession` is built (`callOptions.`).
+ */
+export function checkCallOptions(
+  options: Omit<SdkCallOptions, 'model'> & GracefulCallOptions,
+  prefix = '',
+): void {
+  const { streamGuard: guardOption, graceful, turnTimeoutMs } = options;
+  // The SDK checks its own `maxRetries`; the guard takes it over, so it is checked here.
+  checkCount(`${prefix}maxRetries`, options.maxRetries);
+  if (turnTimeoutMs !== false) checkTimeoutMs(`${prefix}turnTimeoutMs`, turnTimeoutMs);
+  checkOptionsObject(`${prefix}streamGuard`, guardOption, true);
+  checkOptionsObject(`${prefix}gracefulTools`, options.gracefulTools, true);
+  checkFunction(`${prefix}onTurnDeadline`, options.onTurnDeadline);
+  checkCoordination(`${prefix}coordination`, options.coordination);
+  const guardSettings = guardOption ?? graceful;
+  // Named `streamGuard.<option>`: the call's own `maxRetries` is checked above under its bare name.
+  if (guardSettings) {
+    checkStreamGuardOptions(
+      guardSettings,
+      `${prefix}${guardOption === undefined ? 'graceful.' : 'streamGuard.'}`,
+    );
+  }
+  checkSdkTimeout(options.timeout, `${prefix}timeout`);
+}
+
+/** The SDK's `timeout`: a number of ms, or `{ totalMs, stepMs, firstChunkMs, chunkMs, toolMs, tools: { <name>Ms } }`. */
+function checkSdkTimeout(timeout: SdkCallOptions['timeout'], name: string): void {
+  if (typeof timeout !== 'object') {
+    checkTimeoutMs(name, timeout);
+    return;
+  }
+  checkOptionsObject(name, timeout);
+  for (const key of ['totalMs', 'stepMs', 'firstChunkMs', 'chunkMs', 'toolMs'] as const) {
+    checkTimeoutMs(`${name}.${key}`, timeout[key]);
+  }
+  const tools: unknown = timeout.tools;
+  checkOptionsObject(`${name}.tools`, tools);
+  for (const [tool, ms] of Object.entries(tools ?? {})) checkTimeoutMs(`${name}.tools.${tool}`, ms);
+}
+
+/**
  * Rewrites a drop-in's options so the guard is the single retry authority: the model wrapped with
  * {@link streamGuard} (also a model `prepareStep` returns), SDK `maxRetries: 0`, `streamRetries` off, and the
  * SDK's chunk timeout handed to the guard as its stall timeout (the SDK's own would abort the whole call). Guarded
@@ -105,18 +148,9 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     coordination,
     ...rest
   } = options;
-  // The SDK checks its own `maxRetries`; the guard takes it over, so it is checked here.
-  checkCount('maxRetries', options.maxRetries);
-  if (turnTimeoutMs !== false) checkTimeoutMs('turnTimeoutMs', turnTimeoutMs);
-  checkOptionsObject('streamGuard', guardOption, true);
-  checkOptionsObject('gracefulTools', toolDefaults, true);
-  checkFunction('onTurnDeadline', onTurnDeadline);
-  checkCoordination('coordination', coordination);
+  checkCallOptions(options);
   if (graceful !== undefined) deprecatedOption('graceful', 'streamGuard');
   const guardSettings = guardOption ?? graceful;
-  // Named `streamGuard.<option>`: the call's own `maxRetries` is checked above under its bare name.
-  if (guardSettings)
-    checkStreamGuardOptions(guardSettings, guardOption === undefined ? 'graceful.' : 'streamGuard.');
   let sdkOptions = rest as unknown as O;
   if (toolDefaults !== false && options.tools) {
     sdkOptions = {
@@ -130,8 +164,6 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     };
   }
   const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
-  // The guard takes the SDK's chunk timeout over as its stall timer, so it is checked here, under its own name.
-  if (guardSettings !== false) checkTimeoutMs('timeout.chunkMs', chunkMs);
   let failure: { error: unknown } | undefined;
   const middleware =
     guardSettings === false

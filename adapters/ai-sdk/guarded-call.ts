@@ -9,69 +9,40 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4GenerateResult,
   LanguageModelV4StreamResult,
-  LanguageModelV4Usage,
   LanguageModelV4StreamPart as Part,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
-import { RetryError } from 'ai';
 import { classifyError } from '../../src/classify/classify.js';
 import type { Classification } from '../../src/classify/types.js';
-import { type StreamErrorFields, StreamFailedError } from '../../src/errors/stream-failed-error.js';
+import { StreamInterruptedError } from '../../src/errors/stream-interrupted-error.js';
 import { StreamStalledError } from '../../src/errors/stream-stalled-error.js';
 import { decideRetry, type RetryDecision } from '../../src/policy/retry-decision.js';
 import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../src/stream/attempt-record.js';
 import { SingleUseRequest } from '../../src/stream/single-use-request.js';
 import { EmittedContent } from './emitted-content.js';
+import { endWithErrorPart, erroredStream, relayRest, sdkRetryError, toError } from './failure-surfacing.js';
+import { InBandError, readPreamble } from './preamble.js';
+import { withoutDiscardedMessages } from './reset-part.js';
 import { StreamAttempt } from './stream-attempt.js';
 import { GUARD_METADATA_KEY, type Resolved, type StreamGuardEventMap } from './stream-guard.js';
-
-/** The in-band error payload of a provider stream (`Symbol.for('vercel.ai.providerStreamError')`). */
-function isProviderStreamError(error: unknown): error is StreamErrorFields {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as Record<symbol, unknown>)[Symbol.for('vercel.ai.providerStreamError')] === true
-  );
-}
-
-/** What a guarded stream errors with: Errors unchanged; in-band payloads as a {@link StreamFailedError}. */
-function toError(error: unknown): unknown {
-  return isProviderStreamError(error) ? new StreamFailedError(error) : error;
-}
-
-/** The SDK's own rendering of an error in its `RetryError` messages (`getErrorMessage` of `@ai-sdk/provider`). */
-function sdkErrorMessage(error: unknown): string {
-  if (error == null) return 'unknown error';
-  if (typeof error === 'string') return error;
-  if (error instanceof Error) return error.toString();
-  return JSON.stringify(error);
-}
-
-/** A provider's `error` part, thrown inside the guard so the part itself can be relayed if nothing recovers. */
-class InBandError {
-  constructor(readonly part: Extract<Part, { type: 'error' }>) {}
-}
-
-/** Marks a clean stream end that the provider itself reports as incomplete. */
-class InterruptedFinish extends Error {
-  override readonly name = 'InterruptedFinish';
-}
-
-const preambleTypes = new Set<Part['type']>(['stream-start', 'response-metadata', 'raw', 'ping']);
 
 /** State of one model call through the guard. Fresh per call; each attempt gets a fresh recorder. */
 export class GuardedCall {
   readonly #attempts: AttemptRecord[] = [];
-  /** Every error before output, for the SDK-shaped `RetryError` (see `#asTheSdkWould`). */
+  /** Every error before content, for the SDK-shaped `RetryError` (see `#asTheSdkWould`). */
   readonly #earlyErrors: unknown[] = [];
   readonly #label: string;
 
+  private readonly params: LanguageModelV4CallOptions;
+
   constructor(
     private readonly model: LanguageModelV4,
-    private readonly params: LanguageModelV4CallOptions,
+    params: LanguageModelV4CallOptions,
     private readonly options: Resolved,
   ) {
     this.#label = `${model.provider}:${model.modelId}`;
+    const prompt = withoutDiscardedMessages(params.prompt);
+    this.params = prompt === params.prompt ? params : { ...params, prompt };
   }
 
   // ---- generate (non-streaming calls) ----
@@ -96,20 +67,13 @@ export class GuardedCall {
     for (let n = 1; ; n++) {
       const recorder = this.#recorder(n, 'stream');
       const attempt = new StreamAttempt(this.model, this.params, this.options, recorder.request);
-      const preamble: Part[] = [];
+      // The attempt's preamble, held back until it commits: the consumer sees only the winning attempt's.
+      const held: Part[] = [];
       let opened: LanguageModelV4StreamResult | undefined;
       try {
         opened = await attempt.open();
-        for (;;) {
-          const next = await attempt.read();
-          const part = next.done ? undefined : next.value;
-          if (part === undefined || !preambleTypes.has(part.type)) {
-            if (part?.type === 'error') throw new InBandError(part);
-            if (part !== undefined) preamble.push(part);
-            return { ...opened, stream: this.#committed(n, attempt, recorder, preamble, part === undefined) };
-          }
-          preamble.push(part);
-        }
+        await readPreamble(attempt, held);
+        return { ...opened, stream: this.#committed(n, attempt, recorder, held) };
       } catch (caught) {
         const inBand = caught instanceof InBandError ? caught : undefined;
         const error = inBand ? inBand.part.error : caught;
@@ -123,8 +87,7 @@ export class GuardedCall {
           }
           if (!this.params.abortSignal?.aborted) this.options.reportFailure(toError(final));
           // The SDK's way: an error part is relayed with the rest of its stream; a thrown error is rethrown.
-          if (inBand && opened)
-            return { ...opened, stream: this.#relayRest(attempt, [...preamble, inBand.part]) };
+          if (inBand && opened) return { ...opened, stream: relayRest(attempt, [...held, inBand.part]) };
           attempt.stop();
           throw final;
         }
@@ -161,54 +124,17 @@ export class GuardedCall {
    * were used up and `errorNotRetryable` when a later attempt failed for good.
    */
   #asTheSdkWould(error: unknown, exhausted: boolean): unknown {
-    const errors = this.#earlyErrors;
-    const aborted = this.params.abortSignal?.aborted === true;
-    if (
+    const single =
       this.options.reportFailure === undefined ||
-      aborted ||
+      this.params.abortSignal?.aborted === true ||
       this.options.maxRetries === 0 ||
-      errors.length === 1
-    ) {
-      return error;
-    }
-    const text = sdkErrorMessage(error);
-    return exhausted
-      ? new RetryError({
-          message: `Failed after ${errors.length} attempts. Last error: ${text}`,
-          reason: 'maxRetriesExceeded',
-          errors: [...errors],
-        })
-      : new RetryError({
-          message: `Failed after ${errors.length} attempts with non-retryable error: '${text}'`,
-          reason: 'errorNotRetryable',
-          errors: [...errors],
-        });
+      this.#earlyErrors.length === 1;
+    return single ? error : sdkRetryError(this.#earlyErrors, exhausted);
   }
 
   /** Sleeps before the next attempt, or throws the error for good (non-streaming calls). */
   async #afterEarlyFailure(n: number, recorder: AttemptRecorder, error: unknown): Promise<void> {
     await this.options.sleep(this.#earlyFailure(n, recorder, error), this.params.abortSignal);
-  }
-
-  /** `head`, then whatever the attempt's provider stream still sends (its finish after an error part). */
-  #relayRest(attempt: StreamAttempt, head: Part[]): ReadableStream<Part> {
-    return new ReadableStream<Part>(
-      {
-        pull: async (controller) => {
-          for (const part of head.splice(0)) controller.enqueue(part);
-          try {
-            const next = await attempt.read();
-            if (!next.done) return controller.enqueue(next.value);
-          } catch {
-            // The provider stream broke after reporting its error: the error part already says what happened.
-          }
-          attempt.stop();
-          controller.close();
-        },
-        cancel: (reason) => attempt.cancel(reason),
-      },
-      { highWaterMark: 0 },
-    );
   }
 
   #retryDecision(n: number, classification: Classification): RetryDecision {
@@ -223,24 +149,24 @@ export class GuardedCall {
   }
 
   /**
-   * The consumer's stream once an attempt produced content. One pull reads on while the consumer keeps up and
-   * returns as soon as a part waits in the queue, so each read starts with an empty queue: an error never drops
-   * a part the consumer has not read. Nothing is allocated per part beyond what the provider sends.
+   * The consumer's stream once an attempt committed (`head`: its preamble and the part it committed on). One pull
+   * reads on while the consumer keeps up and returns as soon as a part waits in the queue, so each read starts with
+   * an empty queue: an error never drops a part the consumer has not read. Nothing is allocated per part beyond
+   * what the provider sends.
    */
   #committed(
     n: number,
     attempt: StreamAttempt,
     recorder: AttemptRecorder,
     head: Part[],
-    ended: boolean,
   ): ReadableStream<Part> {
     const emitted = new EmittedContent();
     let done = false;
     const pass = (controller: ReadableStreamDefaultController<Part>, part: Part) => {
       if (part.type === 'finish') {
         // Without recovery, an interrupted finish passes through as the provider reported it.
-        if (part.finishReason.unified === 'interrupted' && emitted.chars > 0 && this.options.degrade) {
-          throw new InterruptedFinish(`The provider ended the stream early (finish reason 'interrupted').`);
+        if (part.finishReason.unified === 'interrupted' && this.options.degrade) {
+          throw new StreamInterruptedError({ ending: 'interrupted', charsEmitted: emitted.chars });
         }
         recorder.charsEmitted = emitted.chars;
         this.#attempts.push(recorder.finish());
@@ -253,8 +179,7 @@ export class GuardedCall {
     return new ReadableStream<Part>(
       {
         pull: async (controller) => {
-          // The provider stream may have ended with the parts read before committing.
-          let end = ended;
+          let end = false;
           try {
             if (head.length > 0) for (const part of head.splice(0)) pass(controller, part);
             while (!end && !done && controller.desiredSize! > 0) {
@@ -291,7 +216,7 @@ export class GuardedCall {
   ): Promise<void> {
     const inBand = caught instanceof InBandError ? caught : undefined;
     const error = inBand ? inBand.part.error : caught;
-    const classification = error instanceof InterruptedFinish ? interrupted : this.#classify(error);
+    const classification = this.#classify(error);
     const record = recorder.finish({ error, classification });
     this.#attempts.push(record);
     if (classification.kind !== 'transient' || !this.options.degrade) {
@@ -353,36 +278,19 @@ export class GuardedCall {
       return;
     }
     report(final);
-    controller.enqueue({ type: 'error', error });
-    if (relayFrom !== undefined) {
-      void this.#drainInto(relayFrom, controller);
-      return;
-    }
-    // No provider finish follows (a broken stream, a failed recovery): end the call as the SDK expects a call to end.
-    controller.enqueue({
-      type: 'finish',
-      finishReason: { unified: 'error', raw: undefined },
-      usage: unknownUsage,
-    });
-    controller.close();
-  }
-
-  /** Relays the rest of a failed attempt's provider stream (after its error part), then closes. */
-  async #drainInto(attempt: StreamAttempt, controller: ReadableStreamDefaultController<Part>): Promise<void> {
-    try {
-      for (let next = await attempt.read(); !next.done; next = await attempt.read())
-        controller.enqueue(next.value);
-    } catch {
-      // The provider stream broke after reporting its error: the error part already says what happened.
-    }
-    attempt.stop();
-    controller.close();
+    endWithErrorPart(controller, error, relayFrom);
   }
 
   #classify(error: unknown): Classification {
-    // A stall is ours and always recoverable, whatever the caller set for unknown errors.
-    if (StreamStalledError.isInstance(error) && !this.params.abortSignal?.aborted) {
-      return { kind: 'transient', reason: 'stall' };
+    // A stall or a clean but incomplete end is ours to recover, whatever the caller set for unknown errors.
+    if (!this.params.abortSignal?.aborted) {
+      if (StreamStalledError.isInstance(error)) return { kind: 'transient', reason: 'stall' };
+      if (StreamInterruptedError.isInstance(error)) {
+        return {
+          kind: 'transient',
+          reason: error.ending === 'interrupted' ? 'finish:interrupted' : 'finish:missing',
+        };
+      }
     }
     return classifyError(error, {
       ...this.options.classify,
@@ -405,16 +313,4 @@ export class GuardedCall {
   #emit<K extends keyof StreamGuardEventMap>(type: K, payload: StreamGuardEventMap[K]) {
     this.options.emit(type, payload);
   }
-}
-
-/** The usage of a call whose provider never reported it. */
-const unknownUsage: LanguageModelV4Usage = {
-  inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: undefined, text: undefined, reasoning: undefined },
-};
-
-const interrupted: Classification = { kind: 'transient', reason: 'finish:interrupted' };
-
-function erroredStream(error: unknown): ReadableStream<Part> {
-  return new ReadableStream<Part>({ pull: (controller) => controller.error(error) }, { highWaterMark: 0 });
 }

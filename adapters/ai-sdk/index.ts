@@ -46,6 +46,10 @@ export {
 } from '../../src/errors/stream-consumed-error.js';
 export { type StreamErrorFields, StreamFailedError } from '../../src/errors/stream-failed-error.js';
 export {
+  StreamInterruptedError,
+  type StreamInterruptedErrorOptions,
+} from '../../src/errors/stream-interrupted-error.js';
+export {
   StreamStalledError,
   type StreamStalledErrorOptions,
 } from '../../src/errors/stream-stalled-error.js';

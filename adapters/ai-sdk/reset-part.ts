@@ -52,6 +52,25 @@ export function removeDiscarded(content: unknown[]): boolean {
 }
 
 /**
+ * `messages` without what resets discarded, from each assistant message; the same array when nothing was. Works on
+ * the SDK's model messages and on a middleware's prompt. The AI SDK builds each step's prompt from its own copy of
+ * the step's messages, which no `onStepEnd` cleanup reaches: the drop-ins clean it in `prepareStep`, the guard in
+ * every prompt it sends (for apps that use the middleware alone), so the model never reads a discarded partial
+ * answer, nor its unsigned reasoning.
+ */
+export function withoutDiscardedMessages<M extends { role: string; content: unknown }>(messages: M[]): M[] {
+  let cleaned: M[] | undefined;
+  messages.forEach((message, i) => {
+    if (message.role !== 'assistant' || !Array.isArray(message.content)) return;
+    const content = withoutDiscardedParts(message.content);
+    if (content === message.content) return;
+    cleaned ??= messages.slice();
+    cleaned[i] = { ...message, content };
+  });
+  return cleaned ?? messages;
+}
+
+/**
  * `parts` without what resets discarded, as a new array; the same array when it holds no reset part. Parts are
  * split into steps at `step-start` parts (a UI message); a list without them (a step's content, a model message's
  * content) is one step. In a step with a reset, everything the failed stream showed before the step's last reset

@@ -28,7 +28,7 @@ export class StreamAttempt {
   constructor(
     model: LanguageModelV4,
     params: LanguageModelV4CallOptions,
-    options: Pick<Resolved, 'stallTimeoutMs' | 'clock' | 'sleep'>,
+    options: Pick<Resolved, 'stallTimeoutMs' | 'clock'>,
     name: string,
   ) {
     const stallTimeoutMs = options.stallTimeoutMs;
@@ -39,8 +39,7 @@ export class StreamAttempt {
       this.#stall = new StallWatch({
         ms: stallTimeoutMs,
         clock: options.clock,
-        sleep: options.sleep,
-        onStall: (error) => this.#onStall(error),
+        onStall: (e) => this.#onStall(e),
       });
       this.#request = new SingleUseRequest(name, () => model.doStream({ ...params, abortSignal }));
     } else {
@@ -52,7 +51,6 @@ export class StreamAttempt {
   async open(): Promise<LanguageModelV4StreamResult> {
     const result = await this.#request.stream();
     this.#reader = result.stream.getReader();
-    this.#stall?.start();
     return result;
   }
 

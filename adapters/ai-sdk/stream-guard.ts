@@ -104,7 +104,7 @@ export interface StreamGuardOptions {
   events?: EventSink<StreamGuardEventMap>;
   /** Injected for tests (default: the system clock). */
   clock?: Clock;
-  /** Injected for tests (default: `abortableSleep`). */
+  /** The backoff waits, injected for tests (default: `abortableSleep`). The stall watch runs on the global timers. */
   sleep?: Sleep;
   /** Injected for tests (default: `Math.random`). */
   random?: Random;
@@ -224,11 +224,13 @@ export interface Resolved {
 
 /**
  * A LanguageModelV4 middleware that recovers failed model calls without ever re-streaming a spent request:
- * - before the first content part, a transient failure (thrown, rejected, `error` part, in-band provider error,
- *   stall) starts a NEW streamed request after backoff, up to `maxRetries`; only the winning attempt's
- *   preamble (`stream-start`, `response-metadata`) reaches the consumer;
+ * - before the first content part (what a consumer can see: a non-empty delta, a tool call, a file, a source), a
+ *   transient failure (thrown, rejected, `error` part, in-band provider error, stall, a clean end or an
+ *   'interrupted' finish) starts a NEW streamed request after backoff, up to `maxRetries`; only the winning
+ *   attempt's preamble (every part before its first content part) reaches the consumer;
  * - after content, a transient failure degrades to ONE `doGenerate` with the same params, reconciled with what
- *   was emitted: the remainder only, or a `graceful-ai.reset` part then the complete answer;
+ *   was emitted: the remainder only, or a `graceful-ai.reset` part then the complete answer, its provider metadata
+ *   (signatures, redacted thinking, item ids) kept;
  * - anything else (permanent, overflow, abort) errors the stream with the original error, so `result.text` rejects
  *   (the drop-ins instead end it with an `error` part, as the SDK does, and make `result.text` reject themselves).
  * When a retry or a recovery happened, the attempt records land on the finish part's

@@ -1,10 +1,12 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { errorText } from '../../src/errors/error-text.js';
 import { RpcError } from '../../src/errors/rpc-error.js';
+import { defaultLogger } from '../../src/observe/logger.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { checkFunction, checkTimeoutMs } from '../../src/util/validate.js';
-import type { RpcCommand, RpcResponse, RpcState } from './protocol.js';
+import { encodeFrame, previewLine, readFrames } from './framing.js';
+import type { RpcCommand, RpcState } from './protocol.js';
 
 /** Spawn an RPC server process (its stdin/stdout carry the protocol; stderr is kept for error messages). */
 export interface RpcSpawnOptions {
@@ -24,8 +26,13 @@ export interface RpcStreamOptions {
 
 /** Options of {@link RpcClient}: spawn a server process, or talk over given streams. */
 export type RpcClientOptions = (RpcSpawnOptions | RpcStreamOptions) & {
-  /** Sees every line the server writes, parsed (responses included): for logging and protocol tests. */
+  /** Sees every line the server writes that is a JSON object (responses included): for logging and protocol tests. */
   onLine?: (line: object) => void;
+  /**
+   * Sees every line the client cannot use, with why: not JSON (a stray log line), not an object with a string
+   * `type`, or a response to no pending command. Default: a `warn` line in the debug log (`NODE_DEBUG=graceful-ai`).
+   */
+  onStrayLine?: (line: string, reason: string) => void;
 };
 
 type Pending = { resolve: (data: unknown) => void; reject: (error: unknown) => void; command: string };
@@ -43,6 +50,7 @@ export class RpcClient {
   readonly #pending = new Map<number, Pending>();
   readonly #listeners = new Set<(event: SessionEvent) => void>();
   readonly #onLine: ((line: object) => void) | undefined;
+  readonly #onStrayLine: (line: string, reason: string) => void;
   readonly #ended: Promise<void>;
   #nextId = 1;
   #stderr = '';
@@ -50,7 +58,12 @@ export class RpcClient {
 
   constructor(options: RpcClientOptions) {
     checkFunction('onLine', options.onLine);
+    checkFunction('onStrayLine', options.onStrayLine);
     this.#onLine = options.onLine;
+    this.#onStrayLine =
+      options.onStrayLine ??
+      ((line, reason) =>
+        defaultLogger.warn(`RpcClient ignored a line: ${reason}`, { line: line.slice(0, 200) }));
     let input: Readable;
     if ('command' in options) {
       const child = spawn(options.command, [...(options.args ?? [])], {
@@ -80,10 +93,16 @@ export class RpcClient {
       input = options.input;
       this.#output = options.output;
       this.#ended = new Promise((resolve) => input.once('close', resolve));
+      // A write to a server that is gone (EPIPE) fails the pending commands instead of the host process.
+      this.#output.on('error', (error) =>
+        this.#shutDown(`Writing to the RPC server failed (${errorText(error)})`),
+      );
     }
-    const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-    lines.on('line', (line) => this.#receive(line));
-    lines.once('close', () => this.#shutDown('The RPC server closed its output'));
+    readFrames(
+      input,
+      (line) => this.#receive(line),
+      () => this.#shutDown('The RPC server closed its output'),
+    );
   }
 
   /** Runs one user turn; resolves with the turn result when the turn (and any retry chain) has ended. */
@@ -129,12 +148,16 @@ export class RpcClient {
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
+      const frame = encodeFrame({ ...command, id });
       this.#pending.set(id, { resolve, reject, command: command.type });
-      this.writeLine(JSON.stringify({ ...command, id }));
+      this.#output.write(frame);
     });
   }
 
-  /** Writes one raw line to the server (for diagnostics and protocol tests; a response without an id goes to `onLine`). */
+  /**
+   * Writes one raw line to the server, as given plus `\n` (for diagnostics and protocol tests; a response without
+   * an id goes to `onLine`).
+   */
   writeLine(line: string): void {
     this.#output.write(`${line}\n`);
   }
@@ -151,38 +174,56 @@ export class RpcClient {
     clearTimeout(timer);
   }
 
+  /** One line from the server. Never throws: whatever the server prints, the host process keeps running. */
   #receive(raw: string): void {
-    if (raw.trim() === '') return;
-    let line: { type?: unknown; id?: unknown };
-    try {
-      line = JSON.parse(raw) as typeof line;
-    } catch {
-      return; // Not protocol output (a stray log line); ignore it.
-    }
-    this.#onLine?.(line);
-    if (line.type !== 'response') {
-      for (const listener of [...this.#listeners]) {
-        try {
-          listener(line as SessionEvent);
-        } catch {
-          // A throwing listener never breaks the client.
-        }
-      }
+    const line = protocolLine(raw);
+    if (typeof line === 'string') {
+      this.#stray(raw, line);
       return;
     }
-    const response = line as RpcResponse;
-    const pending = typeof response.id === 'number' ? this.#pending.get(response.id) : undefined;
-    if (pending === undefined) return;
-    this.#pending.delete(response.id as number);
-    if (response.success) pending.resolve(response.data);
-    else {
-      pending.reject(
-        new RpcError({
-          message: response.error.message,
-          remoteName: response.error.name,
-          command: pending.command,
-        }),
-      );
+    this.#call('onLine', this.#onLine, line);
+    if (line.type !== 'response') {
+      for (const listener of [...this.#listeners]) this.#call('a subscriber', listener, line as SessionEvent);
+      return;
+    }
+    const id = line.id;
+    const pending = typeof id === 'number' ? this.#pending.get(id) : undefined;
+    if (pending === undefined) {
+      this.#stray(raw, 'a response to no pending command');
+      return;
+    }
+    this.#pending.delete(id as number);
+    const { success, data, error } = line;
+    if (success === true) {
+      pending.resolve(data);
+      return;
+    }
+    const remote = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+    const what =
+      success === false ? 'a failure without an error message' : 'a response without "success": true';
+    const message =
+      typeof remote.message === 'string'
+        ? remote.message
+        : `The RPC server answered '${pending.command}' with ${what}: ${previewLine(raw)}. Check the server's logs.`;
+    pending.reject(
+      new RpcError({
+        message,
+        remoteName: typeof remote.name === 'string' ? remote.name : undefined,
+        command: pending.command,
+      }),
+    );
+  }
+
+  #stray(line: string, reason: string): void {
+    this.#call('onStrayLine', this.#onStrayLine, line, reason);
+  }
+
+  /** Calls a caller's callback; a throw is logged, never allowed to reach the stream that delivered the line. */
+  #call<A extends unknown[]>(what: string, callback: ((...args: A) => void) | undefined, ...args: A): void {
+    try {
+      callback?.(...args);
+    } catch (error) {
+      defaultLogger.error(`RpcClient: ${what} threw; the client goes on`, { error: errorText(error) });
     }
   }
 
@@ -200,4 +241,17 @@ export class RpcClient {
       );
     }
   }
+}
+
+/** A line the server printed, parsed: an object with a string `type`, or why it is not one. */
+function protocolLine(raw: string): ({ type: string } & Record<string, unknown>) | string {
+  let line: unknown;
+  try {
+    line = JSON.parse(raw);
+  } catch {
+    return 'not JSON';
+  }
+  if (typeof line !== 'object' || line === null || Array.isArray(line)) return 'not a JSON object';
+  const { type } = line as { type?: unknown };
+  return typeof type === 'string' ? (line as { type: string }) : 'no string "type"';
 }

@@ -1,5 +1,6 @@
 /**
- * The JSON-lines protocol of `graceful-ai/rpc`: one JSON object per line, UTF-8, `\n`-terminated.
+ * The JSON-lines protocol of `graceful-ai/rpc`: one JSON object per line, UTF-8, `\n`-terminated, with U+2028 and
+ * U+2029 written as `\u2028`/`\u2029` and lines split on `\n` only (see `framing.ts`).
  * Client → server: commands. Server → client: one `response` line per command (with the command's `id`) and
  * every session event as its own line (`{ "type": "auto_retry_start", … }`). A line whose `type` is
  * `response` is a response; any other line is a session event.

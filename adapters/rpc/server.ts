@@ -1,6 +1,6 @@
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { serializeError } from '../../src/session/events.js';
+import { encodeFrame, previewLine, readFrames } from './framing.js';
 import type { RpcCommandType, RpcId, RpcResponse, RpcSession, RpcState } from './protocol.js';
 
 /** Options of {@link runRpcServer}. */
@@ -19,7 +19,10 @@ export interface RpcServerOptions {
 export interface RpcServer {
   /** The session being served. */
   readonly session: RpcSession;
-  /** Resolves when the input has ended and every command read has been answered. */
+  /**
+   * Resolves when the input has ended (or {@link RpcServer.close} was called) and every command read has been
+   * answered; also when the output broke (EPIPE: the client closed its end), after the running turn was aborted.
+   */
   readonly closed: Promise<void>;
   /** Stops reading commands and forwarding events; in-flight commands still get their response. */
   close(): void;
@@ -37,7 +40,9 @@ const commandTypes: ReadonlySet<string> = new Set<RpcCommandType>([
  * Serves a session over JSON lines (see `protocol.ts` and docs/session.md): reads one command per line from
  * `input`, writes one response line per command and every session event to `output`. A malformed line, an
  * unknown command or a command with bad fields gets an error response; the server keeps running. Commands run
- * concurrently (an `abort` is answered while a `prompt` runs); a `prompt` is answered when its turn ends.
+ * concurrently (an `abort` is answered while a `prompt` runs); a `prompt` is answered when its turn ends. Lines
+ * are framed by `framing.ts` (`\n` only; U+2028/U+2029 escaped). If the output fails (EPIPE), the server stops
+ * writing and reading and aborts the running turn: no uncaught error, and `closed` resolves.
  */
 export async function runRpcServer(options: RpcServerOptions): Promise<RpcServer> {
   const session = options.session ?? (await options.createSession?.());
@@ -45,33 +50,50 @@ export async function runRpcServer(options: RpcServerOptions): Promise<RpcServer
     throw new TypeError('runRpcServer needs a `session` or a `createSession` function.');
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
+  let outputBroken = false;
   const write = (line: object) => {
-    output.write(`${safeStringify(line)}\n`);
+    if (!outputBroken) output.write(safeFrame(line));
   };
   const unsubscribe = session.subscribe((event) => write(event));
   const inFlight = new Set<Promise<void>>();
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-
-  lines.on('line', (line) => {
-    if (line.trim() === '') return;
-    const task = handle(session, line).then(write);
-    inFlight.add(task);
-    void task.finally(() => inFlight.delete(task));
-  });
+  let ended: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
-    lines.once('close', () => {
+    ended = () => {
       void Promise.all(inFlight).then(() => {
         unsubscribe();
         resolve();
       });
-    });
+    };
+  });
+  const stopReading = readFrames(
+    input,
+    (line) => {
+      const task = handle(session, line).then(write);
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+    },
+    () => ended(),
+  );
+  // EPIPE: the client closed its end of our output. Nobody can read an answer any more, so stop writing, stop
+  // reading, and end the running turn; `closed` then resolves as after the input's end. Without this listener the
+  // error would be uncaught and kill the process.
+  output.on('error', () => {
+    if (outputBroken) return;
+    outputBroken = true;
+    unsubscribe();
+    stopReading();
+    try {
+      session.abort();
+    } catch {
+      // Nothing to report it to: the output is gone.
+    }
   });
   return {
     session,
     closed,
     close: () => {
       unsubscribe();
-      lines.close();
+      stopReading();
     },
   };
 }
@@ -85,7 +107,7 @@ async function handle(session: RpcSession, line: string): Promise<RpcResponse> {
       null,
       null,
       'RpcParseError',
-      `Line is not valid JSON: ${preview(line)}. Send one JSON object per line.`,
+      `Line is not valid JSON: ${previewLine(line)}. Send one JSON object per line.`,
     );
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -93,7 +115,7 @@ async function handle(session: RpcSession, line: string): Promise<RpcResponse> {
       null,
       null,
       'RpcParseError',
-      `Expected a JSON object with a "type"; got ${preview(line)}.`,
+      `Expected a JSON object with a "type"; got ${previewLine(line)}.`,
     );
   }
   const command = parsed as { id?: unknown; type?: unknown; text?: unknown; enabled?: unknown };
@@ -157,16 +179,24 @@ function failure(id: RpcId | null, command: string | null, name: string, message
   return { type: 'response', id, command, success: false, error: { name, message } };
 }
 
-function preview(line: string): string {
-  return JSON.stringify(line.length > 80 ? `${line.slice(0, 80)}…` : line);
-}
-
-/** JSON of an event; values JSON cannot hold (cycles, BigInt) become a note instead of killing the server. */
-function safeStringify(value: object): string {
+/**
+ * One frame of a line; values JSON cannot hold (cycles, BigInt) become a note instead of killing the server. A
+ * response becomes a failure of its command (`RpcUnserializable`), so the client's call rejects instead of waiting
+ * forever for an answer that never came.
+ */
+function safeFrame(value: object): string {
   try {
-    return JSON.stringify(value);
+    return encodeFrame(value);
   } catch (error) {
-    const type = (value as { type?: unknown }).type;
-    return JSON.stringify({ type, unserializable: true, error: serializeError(error).message });
+    const message = serializeError(error).message;
+    const {
+      type,
+      id = null,
+      command = null,
+    } = value as { type?: unknown; id?: RpcId | null; command?: string | null };
+    if (type !== 'response') return encodeFrame({ type, unserializable: true, error: message });
+    return encodeFrame(
+      failure(id, command, 'RpcUnserializable', `The answer could not be sent as JSON (${message}).`),
+    );
   }
 }

@@ -4,10 +4,10 @@
  * the cut disappear and the recovered answer replaces them. With a real model, pass `openai('gpt-4o-mini')`.
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { lastUserText, reply, startMockOpenAI, streamFault } from '../../mocks/index.js';
+import { lastUserText, reply, startMockServer, streamFault } from '../../mocks/index.js';
 import { startChatServer } from './server.js';
 
-const mock = await startMockOpenAI({
+const mock = await startMockServer({
   script: (request) =>
     request.stream
       ? reply.text(`You asked: "${lastUserText(request)}". Let me think about that for a while…`, {
@@ -16,9 +16,9 @@ const mock = await startMockOpenAI({
         })
       : reply.text(`Recovered answer to "${lastUserText(request)}": the stream was cut, this replaced it.`),
 });
-const openai = createOpenAI({ apiKey: 'sk-demo', baseURL: mock.url });
+const openai = createOpenAI({ apiKey: 'sk-demo', baseURL: mock.urls.openai });
 const server = await startChatServer({
   model: openai.chat('gpt-4o-mini'),
   port: Number(process.env.PORT ?? 3000),
 });
-console.log(`chat UI at ${server.url} (model: the fault mock at ${mock.url}); Ctrl+C to stop`);
+console.log(`chat UI at ${server.url} (model: the fault mock at ${mock.urls.openai}); Ctrl+C to stop`);

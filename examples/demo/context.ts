@@ -1,6 +1,6 @@
 /** What every demo section gets and returns. A section is a module exporting `run(ctx): Promise<DemoSummary>`. */
 import type { LanguageModel } from 'ai';
-import type { MockOpenAIServer, Script } from '../../mocks/index.js';
+import type { MockServer, Script } from '../../mocks/index.js';
 import type { Transcript } from './transcript.js';
 
 export interface DemoContext {
@@ -9,7 +9,7 @@ export interface DemoContext {
   /** A model (chat API) on the mock server, or on the real OpenAI API with `--live`. Default id `gpt-4o-mini`. */
   model(id?: string): LanguageModel;
   /** The loopback fault server; `undefined` with `--live`. */
-  mock: MockOpenAIServer | undefined;
+  mock: MockServer | undefined;
   /** Sets this section's script on the mock (clears its recorded requests); does nothing with `--live`. */
   script(script: Script): void;
   /** `true` with `--live` (faults are then whatever the real API does). */

@@ -4,7 +4,7 @@
  * Each section is one module; add yours to `sections`.
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { startMockOpenAI } from '../../mocks/index.js';
+import { startMockServer } from '../../mocks/index.js';
 import type { DemoContext, DemoSection, DemoSummary } from './context.js';
 import * as gracefulTool from './graceful-tool.js';
 import * as plainSdk from './plain-sdk.js';
@@ -23,8 +23,8 @@ async function main(): Promise<void> {
     return;
   }
   const print = createTranscript();
-  const mock = live ? undefined : await startMockOpenAI({ script: [] });
-  const openai = createOpenAI(mock ? { apiKey: 'sk-demo', baseURL: mock.url } : {});
+  const mock = live ? undefined : await startMockServer({ script: [] });
+  const openai = createOpenAI(mock ? { apiKey: 'sk-demo', baseURL: mock.urls.openai } : {});
   const ctx: DemoContext = {
     print,
     live,
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   print.info(
     live
       ? 'graceful-ai demo against the real OpenAI API'
-      : `graceful-ai demo against the fault mock at ${mock!.url}`,
+      : `graceful-ai demo against the fault mock at ${mock!.urls.openai}`,
   );
   const summaries: DemoSummary[] = [];
   try {

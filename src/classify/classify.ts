@@ -36,6 +36,7 @@ const timeoutNames = new Set(timeoutErrorNames);
 const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: string]> = [
   [errorMarker('ToolTimeoutError'), 'transient', 'name:ToolTimeoutError'],
   [errorMarker('StreamStalledError'), 'transient', 'name:StreamStalledError'],
+  [errorMarker('StreamInterruptedError'), 'transient', 'name:StreamInterruptedError'],
   [errorMarker('ModelRetry'), 'permanent', 'name:ModelRetry'],
   [errorMarker('CircuitOpenError'), 'permanent', 'name:CircuitOpenError'],
   [errorMarker('CooldownError'), 'transient', 'name:CooldownError'],
@@ -47,11 +48,12 @@ const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: strin
  * full: compact, never retry as is) or `abort` (the caller stopped: never retried, never counted).
  *
  * Order: the caller's aborted `signal` → the per-call overrides (`classify` hook, then `treatAsPermanent`, then
- * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError, StreamStalledError and CooldownError transient; ModelRetry and CircuitOpenError
- * permanent; ContextOverflowError overflow) → abort (AbortError) → context overflow → quota/billing/usage limits
- * (permanent, even on a 429, unless the server asked for a retry within `shortRetryWindowMs`) → HTTP status
- * (408, 429 and 5xx except 501 transient, other 4xx permanent) → provider code → Node network code →
- * timeout/validation error names → `isRetryable` → retryable text →
+ * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError, StreamStalledError, StreamInterruptedError and
+ * CooldownError transient; ModelRetry and CircuitOpenError permanent; ContextOverflowError overflow) → abort (AbortError) → context overflow (provider code, the AI SDK's
+ * `failureReason`, text, status 413) → quota/billing/usage limits (permanent, even on a 429, unless the quota is
+ * per minute/second or the server asked for a retry within `shortRetryWindowMs`) → retryable provider code →
+ * HTTP status (408, 409, 424, 425, 429 and 5xx except 501 transient, other 4xx permanent) → provider code → Node
+ * and Bun network code → timeout/validation error names → `isRetryable` → retryable text →
  * permanent text → `options.unknown` (default `'transient'`). Structured fields are read along the whole cause
  * chain before any text; the text (messages and response bodies) is scanned only in a bounded view
  * (first 16 KiB and last 4 KiB). Never throws for any input; only a throwing `classify` hook propagates (and a
@@ -104,6 +106,21 @@ export function isContextOverflow(error: unknown, options?: ClassifyOptions): bo
 
 type Rule = [ErrorKind, string];
 
+/** A quota whose window is a minute or a second is a rate limit (Google's quota ids: `…PerMinutePerProject…`). */
+const rateWindow = /per[ _-]?(?:minute|second)|\b[RT]PM\b/i;
+
+/**
+ * 408 timeout, 409 conflict (a lock; the AI SDK and OpenAI's client retry it), 424 failed dependency (an upstream
+ * was down), 425 too early, 429 and 5xx except 501 (an unsupported operation gets the same answer again).
+ */
+const transientStatus = (status: number): boolean =>
+  status === 408 ||
+  status === 409 ||
+  status === 424 ||
+  status === 425 ||
+  status === 429 ||
+  (status >= 500 && status !== 501);
+
 function classifyByRules(
   facts: ErrorFacts,
   options: ClassifyOptions,
@@ -125,28 +142,34 @@ function classifyByRules(
   if (overflowCode) return ['overflow', `provider:${overflowCode}`];
   const overflow = firstMatch(patterns.overflow, facts.text);
   if (overflow) return ['overflow', `pattern:${overflow}`];
+  // 413: the request is too large to accept; it must shrink (compaction), asking again never helps.
+  if (facts.status === 413) return ['overflow', 'status:413'];
 
   const limitCode = codes.find((c) => limitCodes.has(c));
   if (limitCode) return ['permanent', `provider:${limitCode}`];
   if (facts.status === 402) return ['permanent', 'status:402'];
   const limit = firstMatch(patterns.limit, facts.text);
-  if (limit) {
-    // Gemini says "quota exceeded" for per-minute limits too; a short retry window means it is a rate limit.
+  // Gemini words a per-minute free-tier limit like a spent balance; a per-minute/second window or a short retry
+  // hint means it is a rate limit.
+  if (limit && !rateWindow.test(facts.text)) {
     const ms = retryAfterMs();
     const shortWindow = options.shortRetryWindowMs ?? defaultShortRetryWindowMs;
     if (ms === undefined || ms > shortWindow) return ['permanent', `pattern:${limit}`];
   }
 
+  // The most specific provider code decides: codes are listed `code` before `type` (OpenAI's in-band
+  // `{ type: 'server_error', code: 'invalid_api_key' }` is a revoked key, not an outage).
+  const providerCode = codes.find((c) => retryableCodes.has(c) || permanentCodes.has(c));
+  const retryableCode =
+    providerCode !== undefined && retryableCodes.has(providerCode) ? providerCode : undefined;
   const { status } = facts;
   if (status !== undefined) {
-    // 501 Not Implemented is an unsupported operation: asking again gets the same answer.
-    const transient = status === 408 || status === 429 || (status >= 500 && status !== 501);
-    return [transient ? 'transient' : 'permanent', `status:${status}`];
+    if (transientStatus(status)) return ['transient', `status:${status}`];
+    // A provider's retryable code wins over a 4xx status (Bedrock's 400 ServiceQuotaExceededException, Groq's 498).
+    if (retryableCode) return ['transient', `provider:${retryableCode}`];
+    return ['permanent', `status:${status}`];
   }
-  const retryableCode = codes.find((c) => retryableCodes.has(c));
-  if (retryableCode) return ['transient', `provider:${retryableCode}`];
-  const permanentCode = codes.find((c) => permanentCodes.has(c));
-  if (permanentCode) return ['permanent', `provider:${permanentCode}`];
+  if (providerCode) return [retryableCode ? 'transient' : 'permanent', `provider:${providerCode}`];
   const networkCode = facts.codes.find((c) => networkCodes.has(c));
   if (networkCode) return ['transient', `code:${networkCode}`];
   const timeoutName = facts.names.find((n) => timeoutNames.has(n));

@@ -107,6 +107,8 @@ export function errorFacts(error: unknown): ErrorFacts {
     addText(read(node, 'message'));
     addCode(read(node, 'code'));
     addCode(read(node, 'type'));
+    // Newer AI SDK releases mark an overflow structurally on APICallError, StreamProviderError and gateway errors.
+    if (read(node, 'failureReason') === 'context-length-exceeded') codes.push('context_length_exceeded');
     // Provider payloads, at every path the AI SDK providers use: chat HTTP body, SSE error frame,
     // responses `response.failed`, Google's `error.status`. An error frame the provider's chunk schema does not
     // know (an Anthropic `overloaded_error` relayed into an OpenAI responses stream) arrives as a
@@ -117,8 +119,12 @@ export function errorFacts(error: unknown): ErrorFacts {
       for (const detail of [read(payload, 'error'), payload, readPath(payload, 'response', 'error')]) {
         addCode(read(detail, 'code'));
         addCode(read(detail, 'type'));
+        // Bedrock stream exceptions (`ThrottlingException`), Anthropic's `details.error_code`.
+        addCode(read(detail, 'name'));
+        addCode(readPath(detail, 'details', 'error_code'));
         const detailStatus = read(detail, 'status');
         if (typeof detailStatus === 'string') addCode(detailStatus);
+        googleDetails(read(detail, 'details'), addCode, retryHints);
       }
     }
     const ownHint = read(node, 'retryAfterMs');
@@ -141,6 +147,25 @@ export function errorFacts(error: unknown): ErrorFacts {
   }
   texts.push(...codes);
   return { nodes, status, codes, names, isRetryable, text: boundedView(texts.join('\n')), retryHints };
+}
+
+const googleType = (detail: unknown, type: string): boolean => {
+  const at = read(detail, '@type');
+  return typeof at === 'string' && at.endsWith(type);
+};
+
+/**
+ * Google's `error.details[]`: an `ErrorInfo.reason` (e.g. `RATE_LIMIT_EXCEEDED`) is a code, a
+ * `RetryInfo.retryDelay` ("34s", "0.5s") a retry hint in ms.
+ */
+function googleDetails(details: unknown, addCode: (code: unknown) => void, retryHints: unknown[]): void {
+  if (!Array.isArray(details)) return;
+  for (const detail of details.slice(0, maxListedErrors)) {
+    if (googleType(detail, 'google.rpc.ErrorInfo')) addCode(read(detail, 'reason'));
+    const delay = googleType(detail, 'google.rpc.RetryInfo') ? read(detail, 'retryDelay') : undefined;
+    const seconds = typeof delay === 'string' ? /^(\d{1,9}(?:\.\d{1,9})?)s$/.exec(delay) : null;
+    if (seconds) retryHints.push(Math.round(Number(seconds[1]) * 1000));
+  }
 }
 
 /** One header of a `Headers` instance or a plain record, matched case-insensitively. */

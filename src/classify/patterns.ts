@@ -7,21 +7,34 @@ import type { ErrorPattern, PatternSets } from './types.js';
 
 /** The conversation does not fit the model's context window: never retried as is, compact it first. */
 export const overflowPatterns: readonly ErrorPattern[] = [
-  // OpenAI chat/responses code, Groq, generic OpenAI-compatible servers.
-  { id: 'context-length-exceeded', pattern: /\bcontext[_ ]length[_ ]exceeded\b/i },
-  // OpenAI responses ("Your input exceeds the context window of this model"), Ollama, generic wording.
+  // OpenAI/Groq code, z.ai's `model_context_window_exceeded` stop reason, "context window exceeded".
+  { id: 'context-length-exceeded', pattern: /context[_ ](?:length|window)[_ ]exceeded\b/i },
+  // OpenAI responses ("Your input exceeds the context window of this model"), Anthropic ("input length and
+  // `max_tokens` exceed context limit"), llama.cpp ("exceeds available context size"), Ollama, generic wording.
   {
     id: 'exceeds-context',
     pattern:
-      /\bexceed(?:s|ed)? (?:the |its |your )?(?:model'?s )?(?:max(?:imum)? )?context (?:length|window|size|limit)\b/i,
+      /\bexceed(?:s|ed)? (?:the |its |your )?(?:model'?s )?(?:max(?:imum)? |available )?context (?:length|window|size|limit)\b/i,
   },
-  // OpenAI chat (legacy), vLLM, OpenRouter ("This endpoint's maximum context length is …"), DeepSeek, Together.
+  // OpenAI chat (legacy), vLLM, OpenRouter ("This endpoint's maximum context length is …"), DeepSeek.
   { id: 'maximum-context-length', pattern: /\bmaximum context length is \d{1,9}/i },
+  // "exceeds the model's maximum context length (of N)" (LiteLLM, OpenAI-compatible), Cohere "total tokens
+  // exceeds the model's maximum limit", Poolside "exceeds the maximum allowed input length", Volcengine Ark
+  // "Input length 69053 exceeds the maximum length 65536".
+  {
+    id: 'exceeds-model-maximum',
+    pattern:
+      /\bexceeds? (?:the )?model'?s? maximum (?:context|limit)\b|\bexceeds the maximum allowed input length\b|\binput length \d{1,9} exceeds the maximum length\b/i,
+  },
   // Anthropic ("prompt is too long: 208000 tokens > 200000 maximum"), Bedrock ("Input is too long for requested
-  // model"), Ollama ("prompt too long").
+  // model"), Ollama ("prompt too long; exceeded max context length").
   { id: 'prompt-too-long', pattern: /\b(?:prompt|input) (?:is )?too long\b/i },
-  // Google Gemini: "The input token count (1234567) exceeds the maximum number of tokens allowed (1048576)."
-  { id: 'input-token-count', pattern: /\binput token count\b[^\n]{0,80}?\bexceeds the maximum\b/i },
+  // Gemini "The input token count (1234567) exceeds the maximum number of tokens allowed", Vertex "input exceeds
+  // the maximum number of tokens", Bedrock "Input token count exceeds the maximum number of input tokens".
+  {
+    id: 'input-token-count',
+    pattern: /\binput(?: token count)?(?: \(\d{1,9}\))? exceeds the maximum number of (?:input )?tokens\b/i,
+  },
   // xAI: "This model's maximum prompt length is 131072 but the request contains 150000 tokens."
   { id: 'maximum-prompt-length', pattern: /\bmaximum prompt length is \d{1,9}/i },
   // Groq, OpenAI legacy, vLLM: "Please reduce the length of the messages or completion."
@@ -29,39 +42,62 @@ export const overflowPatterns: readonly ErrorPattern[] = [
   // Mistral: "Prompt contains 40000 tokens and 0 draft tokens, too large for model with 32768 maximum context length"
   { id: 'too-large-for-model', pattern: /\btoo large for model with \d{1,9} maximum context length\b/i },
   // llama.cpp server: "the request exceeds the available context size, try increasing it" (exceed_context_size_error).
+  { id: 'available-context-size', pattern: /\bexceed_context_size_error\b/i },
+  // LM Studio: "…greater than the context length" / "Trying to keep the first N tokens when context the overflows";
+  // Together "The input (N tokens) is longer than the model's context length (M tokens)".
   {
-    id: 'available-context-size',
-    pattern: /\bexceeds? the available context size\b|\bexceed_context_size_error\b/i,
+    id: 'context-length-words',
+    pattern:
+      /\bgreater than the context length\b|\bcontext (?:the )?overflows?\b|\blonger than the model'?s context length\b|\bcontext length is only \d/i,
   },
-  // LM Studio: "…greater than the context length" / "Trying to keep the first N tokens when context the overflows".
-  { id: 'lm-studio-context', pattern: /\bgreater than the context length\b|\bcontext (?:the )?overflows\b/i },
   // vLLM: "The decoder prompt (length 5000) is longer than the maximum model length of 4096."
-  { id: 'maximum-model-length', pattern: /\blonger than the maximum model length\b/i },
+  {
+    id: 'maximum-model-length',
+    pattern: /\blonger than the maximum model length\b|\bmodel max length exceeded\b/i,
+  },
   // Amazon Bedrock (Nova): "Input Tokens Exceeded: Number of input tokens exceeds maximum length".
-  { id: 'input-tokens-exceeded', pattern: /\binput tokens exceeded\b/i },
-  // Cohere: "too many tokens: total number of tokens in the prompt cannot exceed 4081".
-  { id: 'prompt-cannot-exceed', pattern: /\btokens in the prompt cannot exceed\b/i },
-  // GitHub Copilot ("prompt token count of 130000 exceeds the limit of 128000"), Kimi, MiniMax, TGI.
+  { id: 'input-tokens-exceeded', pattern: /\binput tokens exceeded\b|\bexceeded max_prompt_tokens\b/i },
+  // Cohere: "too many tokens: total number of tokens in the prompt cannot exceed 4081", "size limit exceeded by N tokens".
+  {
+    id: 'prompt-cannot-exceed',
+    pattern: /\btokens in the prompt cannot exceed\b|\btoo many tokens: size limit exceeded\b/i,
+  },
+  // GitHub Copilot ("prompt token count of 130000 exceeds the limit of 128000"), Kimi, MiniMax, TGI; DS4/llama.cpp
+  // ("Prompt has N tokens, but the configured context size is M"); Cerebras ("Current length is N while limit is M");
+  // DashScope/Qwen ("Range of input length should be [1, N]"); Together ("… must be less than the context length").
   {
     id: 'token-limit',
     pattern:
-      /\bprompt token count of \d{1,9} exceeds the limit\b|\bexceeded model token limit\b|\bcontext window exceeds limit\b|\btokens \+ `?max_new_tokens`? must be <=/i,
+      /\bprompt token count of \d{1,9} exceeds the limit\b|\bexceeded model token limit\b|\bcontext window exceeds limit\b|\btokens \+ `?max_new_tokens`? must be <=|\bconfigured context size is\b|\bcurrent length is \d{1,9} while limit is\b|\brange of input length should be\b|\bless than the context length of the model\b/i,
+  },
+  // Anthropic 413 request_too_large and HTTP 413 wordings: the request must shrink (decided: an overflow).
+  {
+    id: 'request-too-large',
+    pattern:
+      /\brequest_too_large\b|\brequest entity too large\b|\brequest body is too large\b|\brequest exceeds the maximum size\b/i,
   },
 ];
 
 /** Quota, billing and usage limits: waiting a few seconds does not help, so never retried (even on a 429). */
 export const limitPatterns: readonly ErrorPattern[] = [
   { id: 'insufficient-quota', pattern: /\binsufficient[_ ]quota\b/i },
-  // OpenAI and Gemini: "You exceeded your current quota, please check your plan and billing details."
-  { id: 'quota-exceeded', pattern: /\bexceeded your (?:current )?quota\b|\bquota (?:has been )?exceeded\b/i },
+  // OpenAI: "You exceeded your current quota, please check your plan and billing details." (a spent balance; a
+  // bare "quota exceeded" is Google's per-minute wording and is a rate limit).
+  { id: 'quota-exceeded', pattern: /\bexceeded your (?:current )?quota\b/i },
   { id: 'billing', pattern: /\bbilling[ _](?:details|hard[ _]limit|not[ _]active|limit)\b/i },
-  // OpenRouter 402 "Insufficient credits", Anthropic "Your credit balance is too low".
+  // OpenRouter 402 "Insufficient credits", Anthropic "Your credit balance is too low", DeepSeek "Insufficient Balance".
   {
     id: 'credits',
-    pattern: /\b(?:insufficient|not enough) (?:credits?|balance|funds)\b|\bcredit balance is too low\b/i,
+    pattern:
+      /\b(?:insufficient|not enough) (?:credits?|balance|funds)\b|\bcredit balance (?:is )?(?:too )?low\b/i,
   },
-  // "You've hit your usage limit", Anthropic "You have reached your specified API usage limits", usage_limit_reached.
-  { id: 'usage-limit', pattern: /\busage[ _]limits?\b/i },
+  // "You've hit your usage limit", Anthropic "You have reached your specified API usage limits", usage_limit_reached,
+  // Cline "You have reached your weekly Clinepass limit", z.ai "not available in your current plan".
+  {
+    id: 'usage-limit',
+    pattern:
+      /\busage[ _]limits?\b|\breached your (?:[\w-]{1,20} ){0,3}limit\b|\bnot available in your (?:current )?plan\b/i,
+  },
   { id: 'spending-limit', pattern: /\bspend(?:ing)? limit\b/i },
   { id: 'payment-required', pattern: /\bpayment required\b/i },
 ];
@@ -69,35 +105,59 @@ export const limitPatterns: readonly ErrorPattern[] = [
 /** Overload, rate limits, server errors, network failures and timeouts: worth another attempt. */
 export const retryablePatterns: readonly ErrorPattern[] = [
   { id: 'overloaded', pattern: /\boverloaded/i },
-  { id: 'rate-limit', pattern: /\brate[ _-]?limit/i },
+  // Rate limits; Google's "Quota exceeded for quota metric …", "Resource has been exhausted", NVIDIA
+  // "ResourceExhausted"; "concurrency limit reached".
+  {
+    id: 'rate-limit',
+    pattern:
+      /\brate[ _-]?limit|\bquota (?:limit )?exceeded\b|\bexceed quota limits\b|\bresource(?:[ _]?| has been )exhausted\b|\bconcurrency limit\b|\brequest limit exceeded\b/i,
+  },
   // Bedrock "ThrottlingException: Too many tokens, please wait before trying again" and xAI's token rate limit.
-  { id: 'too-many-requests', pattern: /\btoo many (?:requests|tokens)\b|\bthrottl(?:ed|ing)\b/i },
-  // A status as a token: never inside a number ("Limit 15000") or a decimal ("1.503").
-  { id: 'http-status', pattern: /(?<![\w.,])(?:429|5(?:00|02|03|04|29))(?![\w]|[.,]\d)/ },
+  { id: 'too-many-requests', pattern: /\btoo many (?:requests|tokens)\b|\bthrottl(?:ed|ing)/i },
+  // Bedrock exception names when only the text is left.
+  {
+    id: 'aws-exception',
+    pattern: /\b(?:ModelNotReady|ServiceUnavailable|InternalServer|ModelStreamError|ModelTimeout)Exception\b/,
+  },
+  // A status as a token (including Cloudflare's 520–524): never inside a number ("Limit 15000") or a decimal.
+  { id: 'http-status', pattern: /(?<![\w.,])(?:429|5(?:0[0234]|2[0-49]))(?![\w]|[.,]\d)/ },
   { id: 'service-unavailable', pattern: /\bservice (?:is )?(?:temporarily |currently )?unavailable\b/i },
   {
     id: 'server-error',
-    pattern: /\b(?:internal[ _])?server[ _]error\b|\bbad gateway\b|\bgateway time-?out\b/i,
+    pattern:
+      /\b(?:internal[ _])?server[ _]error\b|\bserver had an error\b|\bbad gateway\b|\bgateway time-?out\b|\borigin (?:down|is unreachable)\b/i,
   },
   { id: 'internal-error', pattern: /\binternal error\b/i },
-  { id: 'capacity', pattern: /\b(?:at|over) capacity\b|\bhigh demand\b|\btemporarily unavailable\b/i },
-  { id: 'connection', pattern: /\bconnection (?:error|refused|reset|lost|closed|aborted|timed out)\b/i },
+  {
+    id: 'capacity',
+    pattern:
+      /\b(?:at|over|out of) capacity\b|\bhigh (?:demand|load)\b|\btemporarily unavailable\b|\bmaximum queue size\b/i,
+  },
+  {
+    id: 'connection',
+    pattern:
+      /\b(?:socket )?connection (?:error|refused|reset|lost|closed|aborted|timed out|was closed)\b|\bunable to connect\b/i,
+  },
   {
     id: 'network-code',
     pattern:
-      /\b(?:ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|UND_ERR_\w+)\b/,
+      /\b(?:ECONNRESET|ECONNREFUSED|ECONNABORTED|ETIMEDOUT|EPIPE|EAI_AGAIN|ENOTFOUND|ENETUNREACH|EHOSTUNREACH|UND_ERR_\w+|ConnectionRefused|ConnectionClosed|FailedToOpenSocket)\b/,
   },
-  { id: 'network-error', pattern: /\bnetwork (?:error|failure)\b/i },
+  { id: 'network-error', pattern: /\bnetwork[ _](?:error|failure)\b/i },
   { id: 'fetch-failed', pattern: /\bfetch failed\b/i },
   { id: 'socket-hang-up', pattern: /\bsocket hang up\b/i },
   { id: 'other-side-closed', pattern: /\bother side closed\b/i },
   { id: 'terminated', pattern: /\bterminated\b/i },
   // Envoy: "upstream connect error or disconnect/reset before headers. reset reason: connection failure".
   { id: 'upstream', pattern: /\bupstream connect error\b|\breset before headers\b/i },
-  { id: 'timeout', pattern: /\btimed? ?out\b|\btimeout\b/i },
+  { id: 'timeout', pattern: /\btimed? ?out\b|\btimeout\b|\bdeadline[ _](?:exceeded|expired)\b/i },
   { id: 'retry-delay', pattern: /\bretry[ _]?delay\b/i },
-  // OpenAI 500: "… You can retry your request, or contact us through our help center …".
-  { id: 'retry-request', pattern: /\byou can retry your request\b|\btry again later\b/i },
+  // OpenAI 500: "… You can retry your request …"; Bedrock "Try your request again"; "please retry later".
+  {
+    id: 'retry-request',
+    pattern:
+      /\bretry your request\b|\btry (?:your request )?again(?: later| in a (?:moment|few))\b|\btry your request again\b|\bretry later\b/i,
+  },
 ];
 
 /** Invalid input, auth, not found, unsupported: only consulted when no HTTP status decides. */
@@ -111,9 +171,9 @@ export const permanentPatterns: readonly ErrorPattern[] = [
   {
     id: 'auth',
     pattern:
-      /\bunauthori[sz]ed\b|\bforbidden\b|\bpermission denied\b|\b(?:invalid|incorrect|missing) api[ _-]?key\b/i,
+      /\bunauthori[sz]ed\b|\bforbidden\b|\bpermission denied\b|\b(?:invalid|incorrect|missing) (?:api[ _-]?key|api endpoint|credentials)\b|\bauthentication failed\b/i,
   },
-  { id: 'not-found', pattern: /\bnot found\b/i },
+  { id: 'not-found', pattern: /\bnot found\b|\bhas been deactivated\b/i },
   { id: 'unsupported', pattern: /\bnot (?:supported|implemented)\b|\bunsupported\b/i },
 ];
 
@@ -127,13 +187,24 @@ export const defaultPatterns: PatternSets = {
 
 /** Provider error codes and types (`code`, `type`, Google `status`, Bedrock exception names), per verdict. */
 export const providerCodes = {
-  overflow: ['context_length_exceeded', 'exceed_context_size_error', 'context_window_exceeded'],
+  overflow: [
+    'context_length_exceeded',
+    'exceed_context_size_error',
+    'context_window_exceeded',
+    'model_context_window_exceeded',
+    'request_too_large',
+  ],
   limit: [
     'insufficient_quota',
     'billing_hard_limit_reached',
     'billing_not_active',
     'usage_limit_reached',
     'insufficient_credits',
+    // Anthropic's 429 `rate_limit_error` whose `details.error_code` says the monthly spend limit is spent.
+    'enforced_spend_limit_reached',
+    'usage_not_included',
+    // DashScope: the account has an overdue payment.
+    'arrearage',
   ],
   retryable: [
     'rate_limit_exceeded',
@@ -156,6 +227,13 @@ export const providerCodes = {
     'serviceunavailableexception',
     'internalserverexception',
     'modelnotreadyexception',
+    'modelstreamerrorexception',
+    'modeltimeoutexception',
+    // AWS documents it (a 400) as "resubmit your request later".
+    'servicequotaexceededexception',
+    'failed_dependency',
+    // Groq 498 flex tier at capacity.
+    'capacity_exceeded',
   ],
   permanent: [
     'invalid_api_key',
@@ -200,6 +278,10 @@ export const networkErrorCodes: readonly string[] = [
   'UND_ERR_CLOSED',
   'ERR_STREAM_PREMATURE_CLOSE',
   'ERR_HTTP2_STREAM_ERROR',
+  // Bun's fetch (before 1.3 it used its own names instead of Node's).
+  'ConnectionRefused',
+  'ConnectionClosed',
+  'FailedToOpenSocket',
 ];
 
 /** Error names (AI SDK and common validation libraries) that retrying cannot fix. */

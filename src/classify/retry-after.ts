@@ -12,11 +12,13 @@ export interface RetryAfterOptions {
  * The delay a server asked for, in milliseconds, or `undefined` when it asked for none.
  *
  * Accepts response headers (a `Headers` or a plain record) or an error. Headers: `retry-after-ms` wins over
- * `retry-after` (seconds, or an HTTP date measured against `clock`; a date in the past gives 0). Errors: the
+ * `retry-after` (seconds, or an HTTP date measured against `clock`; a date in the past is no hint), then
+ * `x-ratelimit-reset-after` (seconds). Errors: the
  * first structured hint along the cause chain (an error's own numeric `retryAfterMs`, e.g. `CircuitOpenError`;
  * the headers of `APICallError.responseHeaders`, a RetryError's `lastError`, `cause`), otherwise the message and
  * response body: "Please try again in 634ms", "retry in 47.4s",
- * `"retryDelay": "34s"`, "try again in 9m38.016s", "retry after 20 seconds".
+ * Google's `RetryInfo.retryDelay` (structured, or `"retryDelay": "34s"` in the body), "try again in 9m38.016s",
+ * "Please retry in 34.5s", "retry after 20 seconds".
  */
 export function parseRetryAfter(
   errorOrHeaders: unknown,
@@ -40,16 +42,18 @@ export function retryAfterFromFacts(facts: ErrorFacts, clock: Clock): number | u
 
 const plainNumber = /^\s*(\d{1,15}(?:\.\d{1,9})?)\s*$/;
 
+/** `retry-after-ms`, then `retry-after` (seconds or an HTTP date), then `x-ratelimit-reset-after` (seconds). */
 function retryAfterFromHeaders(headers: unknown, clock: Clock): number | undefined {
   const ms = plainNumber.exec(headerValue(headers, 'retry-after-ms') ?? '');
   if (ms) return Math.round(Number(ms[1]));
-  const value = headerValue(headers, 'retry-after');
-  if (value === undefined) return undefined;
-  const seconds = plainNumber.exec(value);
+  const value = headerValue(headers, 'retry-after') ?? '';
+  const seconds =
+    plainNumber.exec(value) ?? plainNumber.exec(headerValue(headers, 'x-ratelimit-reset-after') ?? '');
   if (seconds) return Math.round(Number(seconds[1]) * 1000);
   // HTTP dates start with a day name ("Sun, 06 Nov 1994 08:49:37 GMT"); `Date.parse('-5')` would be year -5.
-  const date = /^\s*[a-z]{3}/i.test(value) ? Date.parse(value) : Number.NaN;
-  return Number.isNaN(date) ? undefined : Math.max(0, date - clock.now());
+  // A date already past is no hint (retrying at once would skip the backoff).
+  const date = /^\s*[a-z]{3}/i.test(value) ? Date.parse(value) - clock.now() : Number.NaN;
+  return date > 0 ? date : undefined;
 }
 
 function isHeaders(value: unknown): boolean {
@@ -57,7 +61,7 @@ function isHeaders(value: unknown): boolean {
   if (typeof Headers !== 'undefined' && value instanceof Headers) return true;
   if (value instanceof Error) return false;
   try {
-    return Object.keys(value).some((key) => /^retry-after(?:-ms)?$/i.test(key));
+    return Object.keys(value).some((key) => /^(?:retry-after(?:-ms)?|x-ratelimit-reset-after)$/i.test(key));
   } catch {
     return false;
   }

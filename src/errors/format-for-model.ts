@@ -1,4 +1,5 @@
 import { read, safeJson } from '../util/guarded.js';
+import { truncateText } from '../util/truncate.js';
 import { checkSize } from '../util/validate.js';
 import { ModelRetry } from './model-retry.js';
 import { modelText, type ToolErrorGuidance } from './model-text.js';
@@ -201,12 +202,6 @@ function repeats(lines: readonly string[], line: string): boolean {
   return lines.some((l) => l.includes(line) || (message.length >= 12 && l.includes(message)));
 }
 
-function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const marker = `… [truncated ${text.length - max} chars]`;
-  return `${text.slice(0, Math.max(0, max - marker.length))}${marker}`;
-}
-
 /**
  * The text the model sees for a tool error: the single place that renders it.
  *
@@ -240,7 +235,7 @@ export function formatToolError(error: unknown, context: ToolErrorContext = {}):
     const details = context.details ? clean(context.details, limit) : '';
     const tail = guidance ? `\n\n${guidance}` : '';
     const head = redactSecrets(details ? `${body}\n${details}` : body, context.redact);
-    return `${truncate(head, Math.max(0, max - tail.length))}${tail}`;
+    return `${truncateText(head, Math.max(0, max - tail.length))}${tail}`;
   } catch {
     return `${modelText.unrenderable}\n\n${modelText.guidance.retry}`;
   }

@@ -1,5 +1,5 @@
 import { formatDuration } from '../util/duration.js';
-import { errorText } from './error-text.js';
+import { boundedErrorText } from './error-text.js';
 import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
 
 /** `prompt()` was called while another turn of the same session was still running. */
@@ -35,7 +35,7 @@ export class RetryExhaustedError extends GracefulError {
     super(
       'RetryExhaustedError',
       // The wording is pi's, which RPC clients match on; the turn can be sent again.
-      `Retry failed after ${retries} attempts: ${errorText(cause)}`,
+      `Retry failed after ${retries} attempts: ${boundedErrorText(cause)}`,
       { cause },
     );
     this.retries = retries;
@@ -63,7 +63,7 @@ export class RetryCancelledError extends GracefulError {
     const { cause } = options;
     super(
       'RetryCancelledError',
-      `Retry cancelled: the automatic retry after "${errorText(cause)}" was cancelled. ` +
+      `Retry cancelled: the automatic retry after "${boundedErrorText(cause)}" was cancelled. ` +
         'Send the message again to retry.',
       { cause },
     );
@@ -100,7 +100,7 @@ export class RetryDelayTooLongError extends GracefulError {
       'RetryDelayTooLongError',
       `The server asked to wait ${formatDuration(retryAfterMs)} before retrying, which exceeds ` +
         `retry.maxRetryAfterMs (${formatDuration(maxRetryAfterMs)}), so the turn failed without retrying: ` +
-        `${errorText(cause)}. Try again later, or raise settings.retry.maxRetryAfterMs.`,
+        `${boundedErrorText(cause)}. Try again later, or raise settings.retry.maxRetryAfterMs.`,
       { cause },
     );
     this.retryAfterMs = retryAfterMs;
@@ -121,26 +121,32 @@ export class RetryDelayTooLongError extends GracefulError {
 export interface SessionLockedErrorOptions {
   /** The session file that is locked. */
   path: string;
-  /** The process id written in the lock file, when it could be read. */
+  /** The process id of the holder, when its lock could be read. */
   pid?: number;
+  /** The host of the holder, when it is not this host (its process cannot be checked from here). */
+  host?: string;
 }
 
 /** Another session (this process or another live one) holds the session file. */
 export class SessionLockedError extends GracefulError {
   /** The session file that is locked. */
   readonly path: string;
-  /** The process id written in the lock file (`undefined` when it could not be read). */
+  /** The process id of the holder (`undefined` when its lock could not be read). */
   readonly pid: number | undefined;
+  /** The holder's host when it is another host (`undefined` on this host). */
+  readonly host: string | undefined;
 
   constructor(options: SessionLockedErrorOptions) {
-    const { path, pid } = options;
+    const { path, pid, host } = options;
+    const holder = pid === undefined ? 'another session' : `process ${pid}${host ? ` on host ${host}` : ''}`;
     super(
       'SessionLockedError',
-      `The session file ${path} is in use by ${pid === undefined ? 'another session' : `process ${pid}`} ` +
-        `(lock file ${path}.lock). Close that session first; delete the lock file only if no process uses it.`,
+      `The session file ${path} is in use by ${holder} (lock ${path}.lock). Close that session first; ` +
+        `delete ${path}.lock only if no process uses the file${host ? ' (a lock from another host is never taken over)' : ''}.`,
     );
     this.path = path;
     this.pid = pid;
+    this.host = host;
   }
 
   static override isInstance(error: unknown): error is SessionLockedError {
@@ -178,11 +184,16 @@ export interface SessionFileCorruptErrorOptions {
   path: string;
   /** The 1-based number of the unreadable line. */
   line: number;
-  /** The parse error of that line. */
-  cause: unknown;
+  /** What is wrong with the line (default "is not valid JSON"), e.g. "is not a session entry: `message` is missing". */
+  problem?: string;
+  /** The parse error of that line, if any. */
+  cause?: unknown;
 }
 
-/** A session file has an unreadable line before its last one (a torn last line is only skipped). */
+/**
+ * A line of a session file is not valid JSON (a torn last line is only skipped), not a session entry of a known
+ * shape, not UTF-8, or too long to read.
+ */
 export class SessionFileCorruptError extends GracefulError {
   /** The session file that cannot be read. */
   readonly path: string;
@@ -190,11 +201,11 @@ export class SessionFileCorruptError extends GracefulError {
   readonly line: number;
 
   constructor(options: SessionFileCorruptErrorOptions) {
-    const { path, line, cause } = options;
+    const { path, line, problem = 'is not valid JSON', cause } = options;
     super(
       'SessionFileCorruptError',
-      `Line ${line} of the session file ${path} is not valid JSON, and it is not the last line, so the ` +
-        'history cannot be restored in order. Repair or remove that line, then load the session again.',
+      `Line ${line} of the session file ${path} ${problem}, so the history cannot be restored in order. ` +
+        'Repair or remove that line, then load the session again.',
       { cause },
     );
     this.path = path;
@@ -203,5 +214,38 @@ export class SessionFileCorruptError extends GracefulError {
 
   static override isInstance(error: unknown): error is SessionFileCorruptError {
     return hasMarker(error, errorMarker('SessionFileCorruptError'));
+  }
+}
+
+/** Options of `SessionStoreError`. */
+export interface SessionStoreErrorOptions {
+  /** The `type` of the entry that could not be saved (`message`, `error`, `auto_retry_start`, …). */
+  entryType: string;
+  /** What the store threw (e.g. `ENOSPC`, `SessionStoreClosedError`). */
+  cause: unknown;
+}
+
+/**
+ * The session's store failed to save an entry during a turn, so the turn failed: the session's messages still
+ * match what the store holds (the entry that failed, and everything after it in the turn, are in neither).
+ */
+export class SessionStoreError extends GracefulError {
+  /** The `type` of the entry that could not be saved. */
+  readonly entryType: string;
+
+  constructor(options: SessionStoreErrorOptions) {
+    const { entryType, cause } = options;
+    super(
+      'SessionStoreError',
+      `The session store could not save a ${entryType} entry (${boundedErrorText(cause, 500)}), so the turn ` +
+        'was stopped: the session and its store still hold the same conversation, without this step. Fix the ' +
+        'store (free disk space, reopen a closed store), then send the message again.',
+      { cause },
+    );
+    this.entryType = entryType;
+  }
+
+  static override isInstance(error: unknown): error is SessionStoreError {
+    return hasMarker(error, errorMarker('SessionStoreError'));
   }
 }

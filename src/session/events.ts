@@ -1,8 +1,11 @@
 import type { ErrorKind } from '../classify/types.js';
-import { errorText } from '../errors/error-text.js';
+import { boundedErrorText, errorText } from '../errors/error-text.js';
 import type { SessionMessage } from './message.js';
 
-/** An error as events and session files carry it (JSON-safe). */
+/**
+ * An error as events and session files carry it: JSON-safe, secrets redacted, `message` at most 2000 characters
+ * (the cut marked), `name` at most 200.
+ */
 export interface SerializedError {
   name: string;
   message: string;
@@ -61,6 +64,13 @@ export type SessionEvent<M extends SessionMessage = SessionMessage> = {
 /** A `subscribe()` listener: receives every session event; a throwing listener is logged and ignored. */
 export type SessionListener<M extends SessionMessage = SessionMessage> = (event: SessionEvent<M>) => void;
 
+/** The error as events and session entries carry it (see {@link SerializedError}); never throws. */
 export function serializeError(error: unknown): SerializedError {
-  return { name: error instanceof Error ? error.name : 'Error', message: errorText(error) };
+  let name = 'Error';
+  try {
+    if (error instanceof Error) name = errorText(error.name) || 'Error';
+  } catch {
+    // A throwing `name` getter: keep 'Error'.
+  }
+  return { name: boundedErrorText(name, 200), message: boundedErrorText(error) };
 }

@@ -1,7 +1,9 @@
 /**
  * `graceful-ai/session`: the framework-agnostic parts of a session — settings and their defaults, history entries,
- * compaction, events and stores. `AgentSession` itself is in the main entry. See docs/session.md.
+ * compaction, events, stores and the error of a store that fails during a turn. `AgentSession` itself is in the
+ * main entry. See docs/session.md.
  */
+export { SessionStoreError, type SessionStoreErrorOptions } from '../errors/session-errors.js';
 export { type CompactionContext, type CompactStrategy, trimContext } from './compaction.js';
 export { contextFromEntries, type SessionEntry } from './entries.js';
 export type {

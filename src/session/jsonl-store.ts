@@ -1,45 +1,66 @@
-import type * as NodeFs from 'node:fs';
-import {
-  SessionFileCorruptError,
-  SessionLockedError,
-  SessionStoreClosedError,
-} from '../errors/session-errors.js';
+import { SessionStoreClosedError } from '../errors/session-errors.js';
 import { defaultLogger, type Logger } from '../observe/logger.js';
-import { requireBuiltin } from '../util/node-builtin.js';
-import { checkFunction, checkOptionsObject } from '../util/validate.js';
+import { checkBoolean, checkFunction, checkOptionsObject } from '../util/validate.js';
 import type { SessionEntry } from './entries.js';
+import { readSessionFile } from './jsonl-reader.js';
 import type { SessionMessage } from './message.js';
+import {
+  appendFlags,
+  type SessionFileInternals,
+  type SessionFs,
+  sessionFileInternalsKey,
+  sessionFs,
+} from './session-fs.js';
+import { SessionLock } from './session-lock.js';
 import type { SessionStore } from './store.js';
-
-/** `node:fs`, resolved when a store is opened (the module loads in runtimes without it). */
-const fs = () =>
-  requireBuiltin<typeof NodeFs>(
-    'node:fs',
-    'JsonlSessionStore (session files; elsewhere use InMemorySessionStore or your own SessionStore)',
-  );
 
 /** Options of {@link JsonlSessionStore}. */
 export interface JsonlSessionStoreOptions {
   /** Receives the warning about a torn last line (default: `defaultLogger`, silent unless `NODE_DEBUG=graceful-ai`). */
   logger?: Logger;
-  /** Whether process `pid` is running; a lock held by a dead process is stale and taken over (default: `process.kill(pid, 0)`). */
+  /**
+   * Whether process `pid` is running on this host; a lock whose holder is gone is taken over (default:
+   * `process.kill(pid, 0)`, together with the process start time where `/proc` has it).
+   */
   isProcessAlive?: (pid: number) => boolean;
+  /**
+   * `fsync` the file after every append, so an entry survives a power loss or kernel crash too, at the cost of a
+   * disk flush per entry. Without it an appended entry survives the process being killed (it is in the kernel's
+   * page cache), not the machine going down.
+   * @default false
+   */
+  fsync?: boolean;
 }
+
+/** Bytes read per call when loading. */
+const chunkBytes = 1 << 20;
+/** V8's longest string (2^29 − 24 characters on 64-bit): a longer line cannot be decoded. */
+const maxLineBytes = 2 ** 29 - 24;
+const encoder = new TextEncoder();
 
 /**
  * A session history in a JSON-lines file: one entry per line, appended synchronously as it happens.
  *
- * - Opening reads the existing entries. A torn last line (a crash mid-write: no newline, not valid JSON) is
- *   skipped with a warning and cut off the file so new lines start clean; every complete line before it is kept.
- *   An unreadable line before the last one throws `SessionFileCorruptError` (history would be lost silently).
- * - Two sessions never write one file: opening creates `<path>.lock` exclusively (`O_EXCL`) with the pid, and
- *   throws `SessionLockedError` while a live process (this one included) holds it. A lock left by a dead process
- *   is taken over. `close()` releases it.
+ * - Opening reads the file line by line (any size). A torn last line (a crash mid-write: no newline, not valid
+ *   JSON) is skipped with a warning and cut off the file; every complete line before it is kept. Any other line
+ *   that is not a session entry (not JSON, `null`, a message without `message`, …) throws
+ *   `SessionFileCorruptError` naming the line, and the lock is released.
+ * - Appends are all or nothing: an append that fails (a full disk, a short write that cannot be completed) is
+ *   rolled back to the end of the last complete line before it throws, so the file never keeps half a line
+ *   that later lines would follow. `appendAll` writes several entries as one unit.
+ * - Two sessions never write one file: see the lock in `session-lock.ts` (`<path>.lock`, taken over atomically
+ *   when its holder is gone). `close()` releases it.
  */
 export class JsonlSessionStore<M extends SessionMessage = SessionMessage> implements SessionStore<M> {
   readonly #entries: SessionEntry<M>[];
-  readonly #lockPath: string;
+  readonly #lock: SessionLock;
+  readonly #fs: SessionFs;
+  readonly #fsync: boolean;
   #fd: number | undefined;
+  /** Bytes of complete lines: where the next line starts. */
+  #size: number;
+  /** Bytes past `#size` may be in the file (a failed append whose rollback failed too): cut before the next write. */
+  #dirty = false;
 
   constructor(
     readonly path: string,
@@ -48,24 +69,44 @@ export class JsonlSessionStore<M extends SessionMessage = SessionMessage> implem
     checkOptionsObject('JsonlSessionStore options', options);
     checkOptionsObject('logger', options.logger);
     checkFunction('isProcessAlive', options.isProcessAlive);
+    checkBoolean('fsync', options.fsync);
+    const internals: SessionFileInternals =
+      (options as { [sessionFileInternalsKey]?: SessionFileInternals })[sessionFileInternalsKey] ?? {};
     const logger = options.logger ?? defaultLogger;
-    this.#lockPath = `${path}.lock`;
-    acquireLock(path, this.#lockPath, options.isProcessAlive ?? isProcessAlive);
+    this.#fs = sessionFs(internals.fs);
+    this.#fsync = options.fsync ?? false;
+    this.#lock = SessionLock.acquire(path, {
+      fs: this.#fs,
+      isProcessAlive: options.isProcessAlive ?? isProcessAlive,
+    });
+    let fd: number | undefined;
     try {
-      const { entries, validBytes, tornLine, unterminated } = readEntries<M>(path);
-      this.#entries = entries;
-      const { O_WRONLY, O_CREAT, O_APPEND } = fs().constants;
-      this.#fd = fs().openSync(path, O_WRONLY | O_CREAT | O_APPEND, 0o600);
-      if (unterminated) fs().writeSync(this.#fd, '\n');
-      if (tornLine !== undefined) {
-        logger.warn(`graceful-ai: skipped a torn last line in ${path} (line ${tornLine}); it was cut off`, {
-          path,
-          line: tornLine,
-        });
-        fs().ftruncateSync(this.#fd, validBytes);
+      fd = this.#fs.openSync(path, appendFlags(), 0o600);
+      const file = readSessionFile<M>(this.#fs, fd, path, {
+        chunkBytes: internals.chunkBytes ?? chunkBytes,
+        maxLineBytes: internals.maxLineBytes ?? maxLineBytes,
+      });
+      this.#entries = file.entries;
+      this.#fd = fd;
+      this.#size = file.keptBytes;
+      if (file.tornLine !== undefined) {
+        logger.warn(
+          `graceful-ai: skipped a torn last line in ${path} (line ${file.tornLine}); it was cut off`,
+          {
+            path,
+            line: file.tornLine,
+          },
+        );
       }
+      if (file.fileBytes > file.keptBytes) this.#fs.ftruncateSync(fd, file.keptBytes);
+      if (file.unterminated) this.#write(encoder.encode('\n'));
     } catch (error) {
-      fs().rmSync(this.#lockPath, { force: true });
+      this.#fd = undefined;
+      try {
+        if (fd !== undefined) this.#fs.closeSync(fd);
+      } finally {
+        this.#lock.release();
+      }
       throw error;
     }
   }
@@ -75,82 +116,64 @@ export class JsonlSessionStore<M extends SessionMessage = SessionMessage> implem
   }
 
   append(entry: SessionEntry<M>): void {
-    if (this.#fd === undefined) {
-      throw new SessionStoreClosedError({ path: this.path });
-    }
-    // One write call per line: a crash tears at most this line, which the next open skips.
-    fs().writeSync(this.#fd, `${JSON.stringify(entry)}\n`);
-    this.#entries.push(entry);
+    this.appendAll([entry]);
+  }
+
+  /** Appends `entries` as one unit: all of them, or (when it throws) none. */
+  appendAll(entries: readonly SessionEntry<M>[]): void {
+    if (this.#fd === undefined) throw new SessionStoreClosedError({ path: this.path });
+    if (entries.length === 0) return;
+    // Serialised before a byte is written: a value JSON cannot hold (a BigInt, a cycle) throws here, harmlessly.
+    const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+    this.#write(encoder.encode(text));
+    this.#entries.push(...entries);
   }
 
   close(): void {
-    if (this.#fd === undefined) return;
-    fs().closeSync(this.#fd);
+    const fd = this.#fd;
+    if (fd === undefined) return;
     this.#fd = undefined;
-    fs().rmSync(this.#lockPath, { force: true });
-  }
-}
-
-interface FileContents<M extends SessionMessage> {
-  entries: SessionEntry<M>[];
-  /** Bytes of the complete, newline-terminated lines. */
-  validBytes: number;
-  /** 1-based number of an unterminated last line that is not valid JSON. */
-  tornLine?: number;
-  /** The last line is valid JSON but lacks its newline (the crash hit between the two). */
-  unterminated?: boolean;
-}
-
-function readEntries<M extends SessionMessage>(path: string): FileContents<M> {
-  if (!fs().existsSync(path)) return { entries: [], validBytes: 0 };
-  const lines = fs().readFileSync(path, 'utf8').split('\n');
-  // Every line a writer finished ends with '\n', so the element after the last '\n' is '' unless a write was torn.
-  const tail = lines.pop() ?? '';
-  const entries: SessionEntry<M>[] = [];
-  let validBytes = 0;
-  for (const [index, line] of lines.entries()) {
-    validBytes += Buffer.byteLength(line) + 1;
-    if (line.trim() === '') continue;
     try {
-      entries.push(JSON.parse(line) as SessionEntry<M>);
-    } catch (error) {
-      throw new SessionFileCorruptError({ path, line: index + 1, cause: error });
+      if (this.#dirty) this.#fs.ftruncateSync(fd, this.#size);
+    } catch {
+      // The next open cuts the partial line off as a torn last line.
+    } finally {
+      try {
+        this.#fs.closeSync(fd);
+      } finally {
+        this.#lock.release();
+      }
     }
   }
-  if (tail.trim() === '') return { entries, validBytes };
-  try {
-    entries.push(JSON.parse(tail) as SessionEntry<M>);
-    return { entries, validBytes: validBytes + Buffer.byteLength(tail), unterminated: true };
-  } catch {
-    return { entries, validBytes, tornLine: lines.length + 1 };
-  }
-}
 
-function acquireLock(path: string, lockPath: string, alive: (pid: number) => boolean): void {
-  for (let tries = 0; tries < 2; tries++) {
-    try {
-      const fd = fs().openSync(lockPath, 'wx', 0o600);
-      fs().writeSync(fd, String(process.pid));
-      fs().closeSync(fd);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = readPid(lockPath);
-      if (pid !== undefined && alive(pid)) throw new SessionLockedError({ path, pid });
-      if (pid === undefined && tries > 0) throw new SessionLockedError({ path });
-      // Stale: its process is gone (or the lock is unreadable); take it over once.
-      fs().rmSync(lockPath, { force: true });
+  /** Writes `bytes` at the end, completing short writes; on failure the file is cut back to where it started. */
+  #write(bytes: Uint8Array): void {
+    const fd = this.#fd as number;
+    if (this.#dirty) {
+      this.#fs.ftruncateSync(fd, this.#size);
+      this.#dirty = false;
     }
-  }
-  throw new SessionLockedError({ path, pid: readPid(lockPath) });
-}
-
-function readPid(lockPath: string): number | undefined {
-  try {
-    const pid = Number.parseInt(fs().readFileSync(lockPath, 'utf8'), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
+    let written = 0;
+    try {
+      while (written < bytes.length) {
+        const count = this.#fs.writeSync(fd, bytes, written, bytes.length - written);
+        if (!(count > 0)) {
+          throw new Error(
+            `The file system wrote none of the last ${bytes.length - written} bytes of the line.`,
+          );
+        }
+        written += count;
+      }
+      if (this.#fsync) this.#fs.fsyncSync(fd);
+    } catch (error) {
+      try {
+        this.#fs.ftruncateSync(fd, this.#size);
+      } catch {
+        this.#dirty = true;
+      }
+      throw error;
+    }
+    this.#size += bytes.length;
   }
 }
 

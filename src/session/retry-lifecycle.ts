@@ -1,4 +1,4 @@
-import { errorText } from '../errors/error-text.js';
+import { boundedErrorText } from '../errors/error-text.js';
 import {
   RetryCancelledError,
   RetryDelayTooLongError,
@@ -25,6 +25,8 @@ export interface RetryRequest {
   retryAfterMs?: number;
   /** Retry without waiting (the usage-limit hook switched model or credentials). */
   immediate?: boolean;
+  /** The turn's signal: aborting it during the sleep ends the chain and the turn with its reason. */
+  signal?: AbortSignal;
 }
 
 /** Run another attempt, or stop with `error` (the one to surface). */
@@ -33,13 +35,18 @@ export type RetryDecision = { retry: true } | { retry: false; error: unknown };
 /**
  * The retry chain of a session. `attempt` is 0 while idle and counts the retries of the running chain; a chain
  * starts with the first retry, holds one promise (`waitForRetry()`), and ends — resetting the counter and
- * emitting `auto_retry_end` — on the first success, on a final failure, on exhaustion or when cancelled.
- * `auto_retry_start` is emitted before each backoff sleep, which `abortRetry()` cancels at once.
+ * emitting `auto_retry_end` — on the first success, on a final failure, on exhaustion or when cancelled, and its
+ * state is reset before the event goes out, so a throwing `emit` cannot leave a chain open.
+ *
+ * `abortRetry()` cancels the retry of a failed attempt from the moment the failure is known (`attemptFailed()`)
+ * until the next attempt starts: during the backoff sleep, and also from a listener of `attempt_error` or
+ * `auto_retry_start`, or while a usage-limit hook runs.
  */
 export class RetryLifecycle {
   #attempt = 0;
   #chain: { promise: Promise<void>; resolve: () => void } | undefined;
-  #sleepController: AbortController | undefined;
+  /** Aborted by `abortRetry()`; exists from an attempt's failure until the next attempt starts. */
+  #cancel: AbortController | undefined;
   readonly #options: RetryLifecycleOptions;
 
   constructor(options: RetryLifecycleOptions) {
@@ -61,81 +68,109 @@ export class RetryLifecycle {
     return this.#chain?.promise ?? Promise.resolve();
   }
 
+  /** An attempt failed: from now until the next attempt starts, `abortRetry()` cancels its retry. */
+  attemptFailed(): void {
+    this.#cancel = new AbortController();
+  }
+
   /**
    * After a transient failure: schedules the next retry and sleeps its delay, or stops. Stops with
    * `RetryExhaustedError` past `maxRetries`, `RetryDelayTooLongError` when the server asks for more than
-   * `maxRetryAfterMs`, `RetryCancelledError` when `abortRetry()` ends the sleep, and the error itself when
-   * retries are disabled.
+   * `maxRetryAfterMs`, `RetryCancelledError` when `abortRetry()` cancels it, the abort reason when `signal`
+   * aborts, and the error itself when retries are disabled.
    */
   async retry(error: unknown, request: RetryRequest = {}): Promise<RetryDecision> {
-    const settings = this.#options.settings();
-    if (!settings.enabled) return this.fail(error);
-    const attempt = this.#attempt + 1;
-    // A usage-limit switch (`immediate`) retries at once, but still counts against `maxRetries`.
-    const decision = decideRetry({
-      retriesDone: this.#attempt,
-      maxRetries: settings.maxRetries,
-      classification: {
-        kind: 'transient',
-        reason: 'session',
-        retryAfterMs: request.immediate ? undefined : request.retryAfterMs,
-      },
-      backoff: {
-        initialDelayMs: settings.initialDelayMs,
-        multiplier: 2,
-        maxDelayMs: settings.maxDelayMs,
-        jitter: 0,
-      },
-      random: () => 0.5,
-      maxRetryAfterMs: settings.maxRetryAfterMs,
-    });
-    if (!decision.retry) {
-      if (decision.reason === 'retry_after') {
-        const retryAfterMs = decision.retryAfterMs ?? 0;
-        const { maxRetryAfterMs } = settings;
-        return this.fail(new RetryDelayTooLongError({ retryAfterMs, maxRetryAfterMs, cause: error }));
-      }
-      return this.#attempt === 0
-        ? this.fail(error)
-        : this.fail(new RetryExhaustedError({ retries: this.#attempt, cause: error }));
-    }
-    const delayMs = request.immediate ? 0 : decision.delayMs;
-    this.#attempt = attempt;
-    this.#chain ??= withResolvers();
-    this.#options.emit('auto_retry_start', {
-      attempt,
-      maxRetries: settings.maxRetries,
-      maxAttempts: settings.maxRetries,
-      delayMs,
-      errorMessage: errorText(error),
-    });
-    const controller = new AbortController();
-    this.#sleepController = controller;
+    this.#cancel ??= new AbortController();
+    const cancel = this.#cancel;
+    const { signal } = request;
+    const onAbort = () => cancel.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      if (delayMs > 0) await (this.#options.sleep ?? abortableSleep)(delayMs, controller.signal);
-      if (controller.signal.aborted) throw controller.signal.reason;
-    } catch {
-      return this.fail(new RetryCancelledError({ cause: error }), 'Retry cancelled');
+      if (signal?.aborted) return this.fail(signal.reason);
+      const settings = this.#options.settings();
+      if (!settings.enabled) return this.fail(error);
+      // A usage-limit switch (`immediate`) retries at once, but still counts against `maxRetries`.
+      const decision = decideRetry({
+        retriesDone: this.#attempt,
+        maxRetries: settings.maxRetries,
+        classification: {
+          kind: 'transient',
+          reason: 'session',
+          retryAfterMs: request.immediate ? undefined : request.retryAfterMs,
+        },
+        backoff: {
+          initialDelayMs: settings.initialDelayMs,
+          multiplier: 2,
+          maxDelayMs: settings.maxDelayMs,
+          jitter: 0,
+        },
+        random: () => 0.5,
+        maxRetryAfterMs: settings.maxRetryAfterMs,
+      });
+      if (!decision.retry) {
+        if (decision.reason === 'retry_after') {
+          const retryAfterMs = decision.retryAfterMs ?? 0;
+          const { maxRetryAfterMs } = settings;
+          return this.fail(new RetryDelayTooLongError({ retryAfterMs, maxRetryAfterMs, cause: error }));
+        }
+        return this.#attempt === 0
+          ? this.fail(error)
+          : this.fail(new RetryExhaustedError({ retries: this.#attempt, cause: error }));
+      }
+      // Cancelled before it was announced (from an `attempt_error` listener, during a hook): no retry starts.
+      if (cancel.signal.aborted) return this.#cancelled(error);
+      const delayMs = request.immediate ? 0 : decision.delayMs;
+      this.#attempt += 1;
+      this.#chain ??= withResolvers();
+      this.#options.emit('auto_retry_start', {
+        attempt: this.#attempt,
+        maxRetries: settings.maxRetries,
+        maxAttempts: settings.maxRetries,
+        delayMs,
+        errorMessage: boundedErrorText(error),
+      });
+      try {
+        if (delayMs > 0 && !cancel.signal.aborted) {
+          await (this.#options.sleep ?? abortableSleep)(delayMs, cancel.signal);
+        }
+      } catch (sleepError) {
+        if (!cancel.signal.aborted) throw sleepError;
+      }
+      if (signal?.aborted) return this.fail(signal.reason);
+      if (cancel.signal.aborted) return this.#cancelled(error);
+      return { retry: true };
     } finally {
-      if (this.#sleepController === controller) this.#sleepController = undefined;
+      signal?.removeEventListener('abort', onAbort);
+      if (this.#cancel === cancel) this.#cancel = undefined;
     }
-    return { retry: true };
   }
 
   /** An attempt succeeded: ends a running chain with `success: true`. */
   succeeded(): void {
+    this.#cancel = undefined;
     this.#end({ success: true, attempt: this.#attempt });
   }
 
-  /** The turn failed for good with `error` (permanent, aborted, exhausted, …): ends a running chain. */
-  fail(error: unknown, finalError = errorText(error)): { retry: false; error: unknown } {
+  /**
+   * The turn failed for good with `error` (permanent, aborted, exhausted, a hook or the store threw, …): ends a
+   * running chain (a no-op when none runs).
+   */
+  fail(error: unknown, finalError = boundedErrorText(error)): { retry: false; error: unknown } {
+    this.#cancel = undefined;
     this.#end({ success: false, attempt: this.#attempt, finalError });
     return { retry: false, error };
   }
 
-  /** Cancels the backoff sleep at once (no-op when not sleeping). The chain ends with `finalError: 'Retry cancelled'`. */
+  /**
+   * Cancels the retry of the failed attempt (its backoff sleep at once); a no-op while an attempt runs. The chain
+   * ends with `finalError: 'Retry cancelled'`.
+   */
   abortRetry(): void {
-    this.#sleepController?.abort();
+    this.#cancel?.abort();
+  }
+
+  #cancelled(error: unknown): { retry: false; error: unknown } {
+    return this.fail(new RetryCancelledError({ cause: error }), 'Retry cancelled');
   }
 
   #end(event: SessionEventMap['auto_retry_end']): void {
@@ -143,8 +178,11 @@ export class RetryLifecycle {
     this.#attempt = 0;
     const chain = this.#chain;
     this.#chain = undefined;
-    this.#options.emit('auto_retry_end', event);
-    chain?.resolve();
+    try {
+      this.#options.emit('auto_retry_end', event);
+    } finally {
+      chain?.resolve();
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { classifyError } from '../classify/classify.js';
 import type { Classification, ClassifyOverrides } from '../classify/types.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
-import { SessionBusyError } from '../errors/session-errors.js';
+import { SessionBusyError, SessionStoreError } from '../errors/session-errors.js';
 import { Emitter } from '../observe/emitter.js';
 import { defaultLogger, type Logger } from '../observe/logger.js';
 import { type Clock, type Sleep, systemClock } from '../util/time.js';
@@ -25,9 +25,13 @@ export type SessionEmit<M extends SessionMessage> = <K extends keyof SessionEven
 export interface AttemptContext<M extends SessionMessage> {
   /** The context to send: the conversation, including the completed steps of this turn. */
   readonly messages: readonly M[];
-  /** Aborted by `abort()`. */
+  /** Aborted by `abort()`, and when the store fails to save a step (with the `SessionStoreError`). */
   readonly signal: AbortSignal;
-  /** A step completed: its messages join the context, so a retry continues after it and never re-runs its tools. */
+  /**
+   * A step completed: its messages are saved and join the context, so a retry continues after it and never re-runs
+   * its tools. Throws `SessionStoreError` when the store fails; the turn then fails with it even if the caller of
+   * this function swallows the throw.
+   */
   commitStep(messages: readonly M[]): void;
   /** A step failed: its partial output is kept in the history (the error entry), never sent to the model again. */
   discardStep(messages: readonly M[]): void;
@@ -79,7 +83,12 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
   readonly settings: SessionSettings;
   readonly store: SessionStore<M>;
   #context: M[];
+  /** The running turn (aborted by `abort()`). */
   #running: AbortController | undefined;
+  /** The running attempt (aborted with the turn, or when the store fails during it). */
+  #attempt: AbortController | undefined;
+  /** The store's failure in the running turn: the turn fails with it. */
+  #storeFailure: SessionStoreError | undefined;
   readonly #emitter: Emitter<SessionEventMap<M>>;
   readonly #lifecycle: RetryLifecycle;
   readonly #options: SessionCoreOptions<M>;
@@ -106,8 +115,12 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
       settings: () => this.settings.retry,
       sleep: options.sleep,
       emit: (type, payload) => {
-        this.#record({ type, at: this.#clock.now(), ...payload } as SessionEntry<M>);
-        this.#emitter.emit(type, payload as SessionEventMap<M>[typeof type]);
+        try {
+          this.#record({ type, at: this.#clock.now(), ...payload } as SessionEntry<M>);
+        } finally {
+          // Listeners learn that a chain started or ended even when the store failed to record it.
+          this.#emitter.emit(type, payload as SessionEventMap<M>[typeof type]);
+        }
       },
     });
   }
@@ -149,32 +162,47 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
     return this.#emitter.subscribe(listener as Parameters<Emitter<SessionEventMap<M>>['subscribe']>[0]);
   }
 
-  /** Cancels a backoff sleep at once: the turn fails with `RetryCancelledError`. */
+  /**
+   * Cancels the retry of a failed attempt: its backoff sleep at once, or, called before the sleep (from an
+   * `attempt_error` or `auto_retry_start` listener, during a usage-limit hook), the retry itself. The turn fails
+   * with `RetryCancelledError`. A no-op while an attempt runs.
+   */
   abortRetry(): void {
     this.#lifecycle.abortRetry();
   }
 
-  /** `abortRetry()`, then aborts the running attempt; the turn fails with the abort. */
+  /**
+   * Aborts the turn: the running attempt, a backoff sleep, or whatever runs between attempts (compaction, a
+   * usage-limit hook: the turn ends when it returns). The turn fails with `reason` (default: an `AbortError`).
+   */
   abort(reason?: unknown): void {
-    this.abortRetry();
     this.#running?.abort(reason);
   }
 
   /**
    * Runs one user turn: appends `userMessage`, runs attempts until one succeeds or the turn fails, and settles
-   * only then. Rejects at once with `SessionBusyError` while another turn runs.
+   * only then. Rejects at once with `SessionBusyError` while another turn runs. However the turn ends, a retry
+   * chain it started ends with it (`auto_retry_end`, counter back to 0).
    */
   async runTurn(text: string, userMessage: M, run: AttemptRunner<M, R>): Promise<R> {
     if (this.#running) throw new SessionBusyError();
-    const controller = new AbortController();
-    this.#running = controller;
+    const turn = new AbortController();
+    this.#running = turn;
+    this.#storeFailure = undefined;
     try {
       this.#emit('turn_start', { text });
-      this.#commit(userMessage);
-      const result = await this.#attempts(run, controller.signal);
+      this.#commit([userMessage]);
+      const result = await this.#attempts(run, turn.signal);
       this.#emit('turn_end', { success: true, text: result.text });
       return result;
-    } catch (error) {
+    } catch (thrown) {
+      try {
+        // Whatever threw (the store, a compaction or usage-limit hook, an abort), the chain ends with the turn.
+        this.#lifecycle.fail(thrown);
+      } catch {
+        // Only the store can throw here, and `#storeFailure` holds its error.
+      }
+      const error = this.#storeFailure ?? thrown;
       this.#emit('turn_end', { success: false, error: serializeError(error) });
       throw error;
     } finally {
@@ -185,40 +213,48 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
   async #attempts(run: AttemptRunner<M, R>, signal: AbortSignal): Promise<R> {
     let compacted = false;
     for (;;) {
+      signal.throwIfAborted();
+      // The attempt's own signal: the turn's abort, or a store failure inside a callback that swallows errors.
+      const attempt = new AbortController();
+      const onAbort = () => attempt.abort(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#attempt = attempt;
       const partial: M[] = [];
+      let result: R;
       try {
-        const result = await run({
+        result = await run({
           messages: [...this.#context],
-          signal,
-          commitStep: (messages) => {
-            for (const message of messages) this.#commit(message);
-          },
+          signal: attempt.signal,
+          commitStep: (messages) => this.#commit(messages),
           discardStep: (messages) => {
             partial.push(...messages);
           },
           emit: (type, payload) => this.#emit(type, payload),
         });
-        this.#lifecycle.succeeded();
-        return result;
       } catch (error) {
+        if (this.#storeFailure) throw this.#storeFailure;
+        this.#lifecycle.attemptFailed();
         const classification = this.#classify(error, signal);
-        this.#record({
-          type: 'error',
-          at: this.#clock.now(),
-          error: serializeError(error),
-          kind: classification.kind,
-          reason: classification.reason,
-          ...(partial.length > 0 ? { partial } : {}),
-        });
-        this.#emit('attempt_error', {
-          error: serializeError(error),
-          kind: classification.kind,
-          reason: classification.reason,
-        });
+        const serialized = serializeError(error);
+        const { kind, reason } = classification;
+        try {
+          const saved = { type: 'error' as const, at: this.#clock.now(), error: serialized, kind, reason };
+          this.#record(partial.length > 0 ? { ...saved, partial } : saved);
+        } finally {
+          this.#emit('attempt_error', { error: serialized, kind, reason });
+        }
         const decision = await this.#decide(error, classification, compacted, signal);
         if (!decision.retry) throw decision.error;
         if (classification.kind === 'overflow') compacted = true;
+        continue;
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+        this.#attempt = undefined;
       }
+      // A step whose commit failed in a callback that swallows errors (the AI SDK's `onStepEnd`).
+      if (this.#storeFailure) throw this.#storeFailure;
+      this.#lifecycle.succeeded();
+      return result;
     }
   }
 
@@ -239,21 +275,23 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
         const retryAfterMs = classification.retryAfterMs;
         const tooLong = retryAfterMs !== undefined && retryAfterMs > this.settings.retry.maxRetryAfterMs;
         // A reset window too long to wait for is a usage limit too: the hook may switch before we give up.
-        const immediate = tooLong && (await this.#usageLimitSwitched(error));
-        return this.#lifecycle.retry(error, { retryAfterMs, immediate });
+        const immediate = tooLong && (await this.#usageLimitSwitched(error, signal));
+        return this.#lifecycle.retry(error, { retryAfterMs, immediate, signal });
       }
       case 'permanent':
-        if (this.#isUsageLimit(classification) && (await this.#usageLimitSwitched(error))) {
-          return this.#lifecycle.retry(error, { immediate: true });
+        if (this.#isUsageLimit(classification) && (await this.#usageLimitSwitched(error, signal))) {
+          return this.#lifecycle.retry(error, { immediate: true, signal });
         }
         return this.#lifecycle.fail(error);
     }
   }
 
-  async #usageLimitSwitched(error: unknown): Promise<boolean> {
+  async #usageLimitSwitched(error: unknown, signal: AbortSignal): Promise<boolean> {
     const hook = this.#options.onUsageLimit;
     if (hook === undefined || !this.settings.retry.enabled) return false;
-    return (await hook(error)) === true;
+    const switched = (await hook(error)) === true;
+    signal.throwIfAborted();
+    return switched;
   }
 
   async #compact(error: unknown, signal: AbortSignal): Promise<void> {
@@ -263,10 +301,14 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
       errorMessage: serializeError(error).message,
     });
     const compact = this.#options.compact ?? trimContext;
+    signal.throwIfAborted(); // a `compaction_start` listener may have aborted the turn
     const after = [...(await compact(before, { error, signal }))];
-    this.#context = after;
+    signal.throwIfAborted();
     const removedCount = Math.max(0, before.length - after.length);
-    this.#record({ type: 'compaction', at: this.#clock.now(), messages: after, removedCount });
+    // Saved first: the context changes only when the store holds the change.
+    // A copy: the context grows on, the entry must not (an in-memory store keeps the object itself).
+    this.#save([{ type: 'compaction', at: this.#clock.now(), messages: [...after], removedCount }]);
+    this.#context = after;
     this.#emit('compaction_end', { messageCount: after.length, removedCount });
   }
 
@@ -276,14 +318,43 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
     return classifyError(error, { ...this.#classifyOptions, signal, clock: this.#clock });
   }
 
-  #commit(message: M): void {
-    this.#context.push(message);
-    this.#record({ type: 'message', at: this.#clock.now(), message });
-    this.#emit('message', { message });
+  /**
+   * Messages join the conversation once the store holds them, so the context always equals what the store would
+   * restore. A step's messages are saved as one unit where the store can (`appendAll`).
+   */
+  #commit(messages: readonly M[]): void {
+    if (this.#storeFailure) throw this.#storeFailure;
+    const at = this.#clock.now();
+    const entries = messages.map((message): SessionEntry<M> => ({ type: 'message', at, message }));
+    const units = this.store.appendAll === undefined ? entries.map((entry) => [entry]) : [entries];
+    let joined = 0;
+    for (const unit of units) {
+      this.#save(unit);
+      for (const message of messages.slice(joined, joined + unit.length)) {
+        this.#context.push(message);
+        this.#emit('message', { message });
+      }
+      joined += unit.length;
+    }
   }
 
+  /** Records a history-only entry; skipped once the store failed in this turn (the turn already fails with it). */
   #record(entry: SessionEntry<M>): void {
-    this.store.append(entry);
+    if (!this.#storeFailure) this.#save([entry]);
+  }
+
+  /** Saves entries; a store failure fails the turn: it is kept, the attempt is aborted, and it is thrown. */
+  #save(entries: readonly SessionEntry<M>[]): void {
+    const { store } = this;
+    try {
+      if (entries.length > 1 && store.appendAll !== undefined) store.appendAll(entries);
+      else for (const entry of entries) store.append(entry);
+    } catch (cause) {
+      const error = new SessionStoreError({ entryType: entries[0]!.type, cause });
+      this.#storeFailure = error;
+      this.#attempt?.abort(error);
+      throw error;
+    }
   }
 
   #emit<K extends keyof SessionEventMap<M>>(type: K, payload: SessionEventMap<M>[K]): void {

@@ -88,7 +88,7 @@ type Check = (option: string, value: unknown) => void;
  * The resolved retry settings: a plain object the session re-reads at every decision, so changes apply to a
  * running chain, checked as they are made like the options (`maxRetries = NaN` would never stop). The 0.1 names
  * stay live: `baseDelayMs` reads and writes `initialDelayMs`, and while `maxRetryAfterMs` was never set, it follows
- * `maxDelayMs` if that was given (0.1's single bound).
+ * `maxDelayMs` once that was given or set (0.1's single bound).
  */
 function liveRetrySettings(given: Partial<RetrySettings>): RetrySettings {
   const d = defaultRetrySettings;
@@ -99,7 +99,7 @@ function liveRetrySettings(given: Partial<RetrySettings>): RetrySettings {
     maxDelayMs: given.maxDelayMs ?? d.maxDelayMs,
     maxRetryAfterMs: given.maxRetryAfterMs,
   };
-  const followsMaxDelay = given.maxRetryAfterMs === undefined && given.maxDelayMs !== undefined;
+  let maxDelaySet = given.maxDelayMs !== undefined;
   const settings = {} as RetrySettings;
   const live = (
     name: keyof RetrySettings,
@@ -112,6 +112,7 @@ function liveRetrySettings(given: Partial<RetrySettings>): RetrySettings {
       get: read,
       set: (value: unknown) => {
         (values as Record<string, unknown>)[field] = changed(`settings.retry.${name}`, value, check);
+        if (name === 'maxDelayMs') maxDelaySet = true;
       },
     });
   live('enabled', 'enabled', checkBoolean);
@@ -123,7 +124,7 @@ function liveRetrySettings(given: Partial<RetrySettings>): RetrySettings {
     'maxRetryAfterMs',
     'maxRetryAfterMs',
     checkDelayMs,
-    () => values.maxRetryAfterMs ?? (followsMaxDelay ? values.maxDelayMs : d.maxRetryAfterMs),
+    () => values.maxRetryAfterMs ?? (maxDelaySet ? values.maxDelayMs : d.maxRetryAfterMs),
   );
   return settings;
 }

@@ -2,13 +2,19 @@ import type { SessionEntry } from './entries.js';
 import type { SessionMessage } from './message.js';
 
 /**
- * Where a session keeps its history. `append` is called in order and synchronously, so a crash loses at most
- * the entry being written.
+ * Where a session keeps its history. `append` is called in order and synchronously; when it throws, the entry
+ * must not be kept (the session then fails the turn with `SessionStoreError` and keeps its messages equal to the
+ * store's). A crash loses at most the entry being written.
  */
 export interface SessionStore<M extends SessionMessage = SessionMessage> {
   /** Every entry so far, oldest first (including those restored when the store was opened). */
   readonly entries: readonly SessionEntry<M>[];
   append(entry: SessionEntry<M>): void;
+  /**
+   * Appends several entries (the messages of one step) as one unit: all of them, or, when it throws, none. A store
+   * without it gets them one `append` at a time.
+   */
+  appendAll?(entries: readonly SessionEntry<M>[]): void;
   /** Releases what the store holds (a file lock). A closed file store refuses further appends. */
   close(): void;
 }
@@ -27,6 +33,10 @@ export class InMemorySessionStore<M extends SessionMessage = SessionMessage> imp
 
   append(entry: SessionEntry<M>): void {
     this.#entries.push(entry);
+  }
+
+  appendAll(entries: readonly SessionEntry<M>[]): void {
+    this.#entries.push(...entries);
   }
 
   close(): void {}

@@ -4,7 +4,7 @@
  * `nodejs_compat`), and only the Node-only features fail there, with an error that says so.
  */
 
-type BuiltinName = 'node:fs' | 'node:util' | 'node:async_hooks';
+type BuiltinName = 'node:fs' | 'node:os' | 'node:util' | 'node:async_hooks';
 
 interface NodeProcess {
   getBuiltinModule?: (name: string) => unknown;

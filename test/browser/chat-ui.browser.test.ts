@@ -9,10 +9,10 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatServer, startChatServer } from '../../examples/chat-ui/server.js';
 import {
-  type MockOpenAIServer,
+  type MockServer,
   type RecordedRequest,
   reply,
-  startMockOpenAI,
+  startMockServer,
   streamFault,
 } from '../../mocks/index.js';
 import { chromiumPlan, type LaunchedChromium, launchChromium } from './chromium.js';
@@ -89,7 +89,7 @@ const plan = chromiumPlan();
 if (!plan.run && !plan.fail) console.warn(`test:browser skipped: ${plan.message}`);
 
 describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
-  let mock: MockOpenAIServer;
+  let mock: MockServer;
   let app: ChatServer;
   let browser: LaunchedChromium;
   const pageErrors: string[] = [];
@@ -99,8 +99,8 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
   beforeAll(async () => {
     if (!plan.run) throw new Error(plan.message);
     let t0 = performance.now();
-    mock = await startMockOpenAI({ script: [] });
-    const openai = createOpenAI({ apiKey: 'test', baseURL: mock.url });
+    mock = await startMockServer({ script: [] });
+    const openai = createOpenAI({ apiKey: 'test', baseURL: mock.urls.openai });
     app = await startChatServer({ model: openai.chat('gpt-4o-mini') });
     durations['server start (esbuild bundle)'] = since(t0);
     t0 = performance.now();

@@ -4,45 +4,16 @@
  * document what the AI SDK observes (see docs/testing.md for the table).
  */
 import { APICallError, generateText, isStepCount, type LanguageModel, streamText, tool } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { fault, reply, type Step, streamFault } from '../../mocks/index.js';
+import { fault, type NetworkFailure, reply, type Step, streamFault } from '../../mocks/index.js';
+import { causeCode, consume, errorName } from './consume.js';
 import { type Mocked, transports } from './harness.js';
 
 const apis = ['chat', 'responses'] as const;
 type ApiName = (typeof apis)[number];
 const modelOf = (m: Mocked, api: ApiName): LanguageModel =>
   api === 'chat' ? m.openai.chat('gpt-4o') : m.openai.responses('gpt-4o');
-
-/** Runs streamText to the end and reports what a consumer sees. */
-async function consume(model: LanguageModel, options: { abortMs?: number } = {}) {
-  const result = streamText({
-    model,
-    prompt: 'hi',
-    maxRetries: 0,
-    onError: () => {},
-    ...(options.abortMs ? { abortSignal: AbortSignal.timeout(options.abortMs) } : {}),
-  });
-  const deltas: string[] = [];
-  const errors: unknown[] = [];
-  let thrown: unknown;
-  try {
-    for await (const part of result.fullStream) {
-      if (part.type === 'text-delta') deltas.push(part.text);
-      if (part.type === 'error') errors.push(part.error);
-    }
-  } catch (e) {
-    thrown = e;
-  }
-  const text = await result.text.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  const finishReason = await Promise.resolve(result.finishReason).catch(() => undefined);
-  return { deltas, errors, thrown, text, finishReason };
-}
-
-const errorName = (e: unknown) => (e as { name?: string } | undefined)?.name;
 
 describe.each(transports)('fault kit over $name', (t) => {
   t.use();
@@ -68,6 +39,17 @@ describe.each(transports)('fault kit over $name', (t) => {
           [api, false],
           [api, true],
         ]);
+      });
+
+      it('streamed usage reaches the SDK (chat: @ai-sdk/openai asks for the usage chunk with include_usage)', async () => {
+        const { model, requests } = await start([
+          reply.text('Hello world', { usage: { inputTokens: 7, outputTokens: 3 } }),
+        ]);
+        const result = streamText({ model, prompt: 'hi', maxRetries: 0 });
+        expect(await result.usage).toMatchObject({ inputTokens: 7, outputTokens: 3, totalTokens: 10 });
+        if (api === 'chat') {
+          expect(requests[0]?.body).toMatchObject({ stream_options: { include_usage: true } });
+        }
       });
 
       it('splits streamed text into chunkChars-sized deltas', async () => {
@@ -207,6 +189,48 @@ describe.each(transports)('fault kit over $name', (t) => {
         expect((await consume(model)).errors).toHaveLength(1);
       });
 
+      // What each transport can play (docs/testing.md): MSW throws refused/dns as undici's system errors (and
+      // prints them as unhandled exceptions), answers a reset with Response.error() (no code); real TCP resets
+      // (RST) or closes before any byte.
+      const causes: Record<typeof t.name, Record<Exclude<NetworkFailure, 'timeout'>, unknown>> = {
+        msw: { reset: undefined, refused: 'ECONNREFUSED', dns: 'ENOTFOUND' },
+        loopback: { reset: 'ECONNRESET', refused: 'UND_ERR_SOCKET', dns: 'UND_ERR_SOCKET' },
+      };
+      it.each(['reset', 'refused', 'dns'] as const)(
+        'network error %s: "Cannot connect to API", the cause chain says how',
+        async (failure) => {
+          const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
+          try {
+            const { model } = await start([fault.networkError({ failure })]);
+            const error = await generateText({ model, prompt: 'hi', maxRetries: 0 }).catch((e: unknown) => e);
+            expect(error).toMatchObject({
+              isRetryable: true,
+              message: expect.stringMatching(/^Cannot connect to API/),
+            });
+            expect(causeCode(error)).toBe(causes[t.name][failure]);
+          } finally {
+            printed.mockRestore();
+          }
+        },
+      );
+
+      it('network error timeout: no answer until the caller gives up', async () => {
+        const { model, requests } = await start([fault.networkError({ failure: 'timeout' })]);
+        const streamed = await consume(model, { abortMs: 30 });
+        expect(streamed.deltas).toEqual([]);
+        expect(errorName((streamed.text as { error: unknown }).error)).toBe('TimeoutError');
+        expect(requests).toHaveLength(1);
+      });
+
+      it("the mock's own errors say x-should-retry: false (the AI SDK does not read it)", async () => {
+        const { model } = await start([]);
+        const error = (await generateText({ model, prompt: 'hi', maxRetries: 0 }).catch(
+          (e) => e,
+        )) as APICallError;
+        expect(error).toMatchObject({ statusCode: 500, isRetryable: true });
+        expect(error.responseHeaders).toMatchObject({ 'x-should-retry': 'false' });
+      });
+
       it('latency before headers: an abort during the delay ends the call with no output', async () => {
         const { model } = await start([reply.text('late', { delayMs: 10_000 })]);
         const streamed = await consume(model, { abortMs: 20 });
@@ -337,6 +361,45 @@ describe.each(transports)('fault kit over $name', (t) => {
           expect(errorName(after.errors[0])).toBe('AI_TypeValidationError');
         }
       });
+
+      // The real Responses API fails a started stream with an error event and response.failed; chat carries the
+      // same error object in an error chunk. @ai-sdk/openai derives a status from the code, and (unlike an HTTP
+      // 429) never retries an in-stream insufficient_quota.
+      const failures = [
+        ['rate_limit_exceeded', 429, true],
+        ['context_length_exceeded', 400, false],
+        ['insufficient_quota', 429, false],
+        ['server_error', 500, true],
+      ] as const;
+      it.each(failures)(
+        'responseFailed %s before output: an APICallError (status %i, retryable %s), text rejects',
+        async (code, status, retryable) => {
+          const { model } = await start([
+            reply.text(text, { fault: streamFault.responseFailed({ afterChars: 0, code }) }),
+          ]);
+          const streamed = await consume(model);
+          expect(streamed.deltas).toEqual([]);
+          expect(streamed.errors).toHaveLength(1);
+          expect(errorName(streamed.errors[0])).toBe('AI_APICallError');
+          expect(streamed.errors[0]).toMatchObject({ statusCode: status, isRetryable: retryable });
+          expect(errorName((streamed.text as { error: unknown }).error)).toBe('AI_NoOutputGeneratedError');
+        },
+      );
+
+      it.each(failures)(
+        'responseFailed %s after output: one StreamProviderError part with the code, text resolves partial',
+        async (code, _status, retryable) => {
+          const { model } = await start([
+            reply.text(text, { fault: streamFault.responseFailed({ afterChars: 5, code }) }),
+          ]);
+          const streamed = await consume(model);
+          expect(streamed.errors).toHaveLength(1);
+          expect(errorName(streamed.errors[0])).toBe('AI_StreamProviderError');
+          expect(streamed.errors[0]).toMatchObject({ code, isRetryable: retryable });
+          expect(streamed.text).toEqual({ value: 'Hello' });
+          expect(streamed.finishReason).toBe('error');
+        },
+      );
 
       it('garbled frame: a JSONParseError part, the answer goes on', async () => {
         const { model } = await start([reply.text(text, { fault: streamFault.garbled({ afterChars: 5 }) })]);

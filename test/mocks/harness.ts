@@ -1,12 +1,16 @@
 /** Runs the same fault-kit scenarios over MSW (in-process) and over the loopback server (real TCP). */
+import { type AnthropicProvider, createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI, type GoogleGenerativeAIProvider } from '@ai-sdk/google';
 import { createOpenAI, type OpenAIProvider } from '@ai-sdk/openai';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { openaiHandlers, type RecordedRequest, type Script, startMockOpenAI } from '../../mocks/index.js';
+import { mockHandlers, type RecordedRequest, type Script, startMockServer } from '../../mocks/index.js';
 
-/** A started mock: a provider pointed at it and what it recorded. */
+/** A started mock: a provider of each kind pointed at it, and what it recorded. */
 export interface Mocked {
   openai: OpenAIProvider;
+  anthropic: AnthropicProvider;
+  google: GoogleGenerativeAIProvider;
   requests: RecordedRequest[];
 }
 
@@ -20,6 +24,7 @@ export interface Transport {
 
 const msw = setupServer();
 const servers: Array<{ close(): Promise<void> }> = [];
+const apiKey = 'sk-test';
 
 export const transports: Transport[] = [
   {
@@ -31,9 +36,14 @@ export const transports: Transport[] = [
       afterAll(() => msw.close());
     },
     async start(script) {
-      const handlers = openaiHandlers(script);
+      const handlers = mockHandlers(script);
       msw.use(...handlers);
-      return { openai: createOpenAI({ apiKey: 'sk-test' }), requests: handlers.requests };
+      return {
+        openai: createOpenAI({ apiKey }),
+        anthropic: createAnthropic({ apiKey }),
+        google: createGoogleGenerativeAI({ apiKey }),
+        requests: handlers.requests,
+      };
     },
   },
   {
@@ -44,9 +54,15 @@ export const transports: Transport[] = [
       });
     },
     async start(script) {
-      const server = await startMockOpenAI({ script });
+      const server = await startMockServer({ script });
       servers.push(server);
-      return { openai: createOpenAI({ apiKey: 'sk-test', baseURL: server.url }), requests: server.requests };
+      const { urls } = server;
+      return {
+        openai: createOpenAI({ apiKey, baseURL: urls.openai }),
+        anthropic: createAnthropic({ apiKey, baseURL: urls.anthropic }),
+        google: createGoogleGenerativeAI({ apiKey, baseURL: urls.google }),
+        requests: server.requests,
+      };
     },
   },
 ];

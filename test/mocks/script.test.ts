@@ -2,7 +2,15 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { fault, openaiHandlers, reply, type Step, startMockOpenAI, streamFault } from '../../mocks/index.js';
+import {
+  fault,
+  mockHandlers,
+  openaiHandlers,
+  reply,
+  type Step,
+  startMockOpenAI,
+  streamFault,
+} from '../../mocks/index.js';
 import { transports } from './harness.js';
 
 describe('steps are validated at construction', () => {
@@ -84,6 +92,46 @@ describe('steps are validated at construction', () => {
       'unknown error format in a hand-written fault',
       () => reply.text('x', { fault: { kind: 'error', afterChars: 0, format: 'x' as never } }),
       /^reply\.text: fault\.format must be one of/,
+    ],
+    [
+      'reasoning of another type',
+      () => reply.text('x', { reasoning: 5 as never }),
+      /^reply\.text: reasoning must be a string/,
+    ],
+    [
+      'reasoning without text',
+      () => reply.text('x', { reasoning: { signature: 's' } as never }),
+      /^reply\.text: reasoning\.text must be a string$/,
+    ],
+    [
+      'an empty signature',
+      () => reply.toolCall('a', {}, { reasoning: { text: 'x', signature: '' } }),
+      /^reply\.toolCall: reasoning\.signature must be a non-empty string$/,
+    ],
+    [
+      'redacted and text at once',
+      () => reply.text('x', { reasoning: { redacted: 'd', text: 'x' } as never }),
+      /^reply\.text: reasoning give text \(and signature\) or redacted, not both$/,
+    ],
+    [
+      'an empty redacted reasoning',
+      () => reply.text('x', { reasoning: { redacted: '' } }),
+      /^reply\.text: reasoning\.redacted must be a non-empty string$/,
+    ],
+    [
+      'an unknown provider error',
+      () => mockHandlers([{ kind: 'apiError', error: 'teapot' } as never]),
+      /^mock script step 0 \(apiError\): error must be one of rateLimit, .*, got "teapot"$/,
+    ],
+    [
+      'a provider error with a text field of another type',
+      () => mockHandlers([{ kind: 'apiError', error: 'notFound', model: 4 } as never]),
+      /^mock script step 0 \(apiError\): model must be a string$/,
+    ],
+    [
+      'an html flag of another type',
+      () => mockHandlers([{ kind: 'apiError', error: 'serverError', status: 502, html: 'yes' } as never]),
+      /^mock script step 0 \(apiError\): html must be a boolean$/,
     ],
   ])('%s → TypeError naming the field', (_name, build, message) => {
     expect(build).toThrow(TypeError);

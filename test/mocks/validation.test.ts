@@ -4,7 +4,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fault, openaiHandlers, reply, type Step, startMockOpenAI, streamFault } from '../../mocks/index.js';
+import {
+  fault,
+  mockHandlers,
+  openaiHandlers,
+  reply,
+  type Step,
+  startMockOpenAI,
+  startMockServer,
+  streamFault,
+} from '../../mocks/index.js';
 import { maxTimerMs } from '../../src/util/validate.js';
 
 /** The kinds of numeric field, the rule each message states, values it must refuse and values it must take. */
@@ -75,9 +84,17 @@ const BUILDERS: [where: string, build: Build, fields: Field[]][] = [
   [
     'fault.rateLimit',
     (o) => fault.rateLimit(o),
-    [delayMs, field('retryAfterSeconds', 'headerNumber'), field('retryAfterMs', 'headerNumber')],
+    [
+      delayMs,
+      field('retryAfterSeconds', 'headerNumber'),
+      field('retryAfterMs', 'headerNumber'),
+      field('limit', 'count'),
+      field('used', 'count'),
+      field('requested', 'count'),
+    ],
   ],
   ['fault.insufficientQuota', (o) => fault.insufficientQuota(o), [delayMs]],
+  ['fault.overloaded', (o) => fault.overloaded(o), [delayMs]],
   [
     'fault.serverError',
     ({ status = 500, ...o }) => fault.serverError(status as number, o),
@@ -98,6 +115,15 @@ const BUILDERS: [where: string, build: Build, fields: Field[]][] = [
     (o) => streamFault.cut(o as never),
     [field('afterChars', 'count'), field('afterFrames', 'count')],
   ],
+  [
+    'streamFault.responseFailed',
+    (o) => streamFault.responseFailed({ afterChars: 0, ...o } as never),
+    [
+      field('afterChars', 'count'),
+      field('rateLimit.retryAfterSeconds', 'headerNumber', (v) => ({ rateLimit: { retryAfterSeconds: v } })),
+      field('rateLimit.limit', 'count', (v) => ({ rateLimit: { limit: v } })),
+    ],
+  ],
   ...(['stall', 'endEarly', 'error', 'garbled'] as const).map((name): [string, Build, Field[]] => [
     `streamFault.${name}`,
     (o) => streamFault[name]({ afterChars: 0, ...o } as never),
@@ -110,6 +136,24 @@ const BUILDERS: [where: string, build: Build, fields: Field[]][] = [
       ['toolCalls', { kind: 'toolCalls', calls: [{ name: 'a' }] }, ANSWER],
       ['http', { kind: 'http', status: 200, body: {} }, [delayMs, statusField]],
       ['networkError', { kind: 'networkError' }, [delayMs]],
+      [
+        'apiError',
+        { kind: 'apiError', error: 'rateLimit' },
+        [
+          delayMs,
+          field('retryAfterSeconds', 'headerNumber'),
+          field('retryAfterMs', 'headerNumber'),
+          field('limit', 'count'),
+          field('used', 'count'),
+          field('requested', 'count'),
+        ],
+      ],
+      ['apiError', { kind: 'apiError', error: 'serverError', status: 500 }, [delayMs, statusField]],
+      [
+        'apiError',
+        { kind: 'apiError', error: 'contextLengthExceeded' },
+        [delayMs, field('maxTokens', 'count'), field('requestedTokens', 'count')],
+      ],
     ] as const
   ).map(([kind, step, fields]): [string, Build, Field[]] => [
     `mock script step 1 (${kind})`,
@@ -147,20 +191,22 @@ describe('numeric options are validated where they are given', () => {
   });
 
   it('covers every field of every builder', () => {
-    expect(new Set(cases.map((c) => c.where.replace(/^mock script .*/, 'script'))).size).toBe(18);
+    expect(new Set(cases.map((c) => c.where.replace(/^mock script .*/, 'script'))).size).toBe(20);
     expect(rejected.length).toBeGreaterThan(cases.length * 5);
   });
 
-  it.each(KINDS.port.bad.map((value) => ({ value })))(
-    'startMockOpenAI port = $value is refused before listening',
-    async ({ value }) => {
-      const started = startMockOpenAI({ script: [], port: value as number });
-      await expect(started).rejects.toThrow(typeof value === 'number' ? RangeError : TypeError);
-      await expect(started).rejects.toThrow(
-        `startMockOpenAI: option 'port' must be ${KINDS.port.rule}; got ${shown(value)}.`,
-      );
-    },
-  );
+  it.each(
+    KINDS.port.bad.flatMap((value) => [
+      { where: 'startMockServer', start: startMockServer, value },
+      { where: 'startMockOpenAI', start: startMockOpenAI, value },
+    ]),
+  )('$where port = $value is refused before listening', async ({ where, start, value }) => {
+    const started = start({ script: [], port: value as number });
+    await expect(started).rejects.toThrow(typeof value === 'number' ? RangeError : TypeError);
+    await expect(started).rejects.toThrow(
+      `${where}: option 'port' must be ${KINDS.port.rule}; got ${shown(value)}.`,
+    );
+  });
 
   it('startMockOpenAI takes port 0 (any free port)', async () => {
     const mock = await startMockOpenAI({ script: [], port: 0 });
@@ -233,10 +279,28 @@ describe('a misspelled option is a type error', () => {
       streamFault.error({ afterChars: 0, fromat: 'openai' }),
       // @ts-expect-error afterChar is not a position
       streamFault.garbled({ afterChar: 1 }),
+      // @ts-expect-error retryAfter is not an option (retryAfterSeconds is)
+      fault.rateLimit({ retryAfter: 2 }),
+      // @ts-expect-error failure is one of reset, refused, dns, timeout
+      fault.networkError({ failure: 'econnreset' }),
+      // @ts-expect-error code is one of the codes a response really fails with
+      streamFault.responseFailed({ afterChars: 0, code: 'overloaded' }),
+      // @ts-expect-error budget is tokens or requests
+      streamFault.responseFailed({ afterChars: 0, rateLimit: { budget: 'tpm' } }),
       // @ts-expect-error prot is not an option
       startMockOpenAI({ script: [], prot: 0 }),
       // @ts-expect-error baseUrl is not an option (baseURL is)
       openaiHandlers([], { baseUrl: 'http://x' }),
+      // @ts-expect-error baseURL is openaiHandlers' option; mockHandlers takes baseURLs
+      mockHandlers([], { baseURL: 'http://x' }),
+      // @ts-expect-error gemini is not a provider key (google is)
+      mockHandlers([], { baseURLs: { gemini: 'http://x' } }),
+      // @ts-expect-error prot is not an option
+      startMockServer({ script: [], prot: 0 }),
+      // @ts-expect-error reasoning text goes in text, not thinking
+      reply.text('x', { reasoning: { thinking: 'hmm' } }),
+      // @ts-expect-error fault.overloaded takes no status
+      fault.overloaded({ status: 503 }),
       // The same calls spelled right compile.
       reply.text('x', { delayMs: 5, usage: { inputTokens: 1 } }),
       reply.toolCalls([{ name: 'a' }], { chunkChars: 2 }),
@@ -248,8 +312,17 @@ describe('a misspelled option is a type error', () => {
       fault.http(500, {}, {}, { delayMs: 1 }),
       streamFault.cut({ afterFrames: 1 }),
       streamFault.error({ afterChars: 0, format: 'openai' }),
+      fault.rateLimit({ budget: 'requests', retryAfterHeader: false, rateLimitHeaders: false }),
+      fault.networkError({ failure: 'dns' }),
+      streamFault.responseFailed({ afterChars: 0, code: 'rate_limit_exceeded', rateLimit: { model: 'o3' } }),
       startMockOpenAI({ script: [], port: 0 }),
       openaiHandlers([], { baseURL: 'http://x' }),
+      mockHandlers([], { baseURLs: { openai: 'http://x', anthropic: 'http://y', google: 'http://z' } }),
+      startMockServer({ script: [], port: 0 }),
+      reply.text('x', { reasoning: 'hmm' }),
+      reply.toolCall('a', {}, { reasoning: { text: 'hmm', signature: 's' } }),
+      reply.text('x', { reasoning: { redacted: 'data' } }),
+      streamFault.error({ afterChars: 0, format: 'gemini', code: 'UNAVAILABLE' }),
     ];
     expect(typeChecks).toBeTypeOf('function');
   });

@@ -25,8 +25,9 @@ describe('public surface', () => {
     expect(Object.keys(module).sort()).toMatchSnapshot();
   });
 
-  it('the main entry stays small: at most 45 runtime names', () => {
-    expect(Object.keys(core).length).toBeLessThanOrEqual(45);
+  // 45 after the 0.2 trim; 46 with StreamInterruptedError (a stream that ends incomplete without a provider error).
+  it('the main entry stays small: at most 46 runtime names', () => {
+    expect(Object.keys(core).length).toBeLessThanOrEqual(46);
   });
 
   it('every exported error class has a stable name and a marker-based isInstance', () => {

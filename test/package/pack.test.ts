@@ -17,6 +17,7 @@ describe('npm pack', () => {
       'graceful-ai/ui',
     ]);
     expect(exports['graceful-ai']).toContain('gracefulTool');
+    expect(exports['graceful-ai/testing']).toContain('mockHandlers');
     expect(exports['graceful-ai/testing']).toContain('openaiHandlers');
     expect(exports['graceful-ai/rpc']).toContain('runRpcServer');
     expect(exports['graceful-ai/policy']).toContain('CircuitBreaker');

@@ -3,7 +3,7 @@
  * is printed; the test fails when one grows past its ceiling. The ceilings are today's weight plus a little room, not
  * the issue's targets (16 KB and 8.5 KB), which no build with today's defaults reaches: see docs/runtimes.md "Bundle
  * size" for where the bytes go and the choices that would meet the targets. Shared cool-downs (issue 16: the
- * `coordination` option of the guard, the tools and the drop-ins) added 0.6 KB (guard) and 0.9 KB (streamText);
+ * `coordination` option of the guard, the tools and the drop-ins) add 0.65 KB (guard) and 0.9 KB (streamText);
  * their storage and wait logic live in the coordination classes, which an app bundles only when it uses them.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,13 +15,13 @@ const budgets = [
   {
     entry: 'import { streamText }',
     contents: "export { streamText } from './adapters/ai-sdk/index.ts';",
-    ceilingKB: 24.25,
+    ceilingKB: 26.25,
     targetKB: 16,
   },
   {
     entry: 'import { streamGuard }',
     contents: "export { streamGuard } from './adapters/ai-sdk/index.ts';",
-    ceilingKB: 11.25,
+    ceilingKB: 13.25,
     targetKB: 8.5,
   },
 ];

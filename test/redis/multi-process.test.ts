@@ -3,8 +3,8 @@
  * fault kit's loopback OpenAI mock, and the parent checks what each did and how many requests the provider got.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fault, reply, startMockOpenAI } from '../../mocks/index.js';
-import type { MockOpenAIServer } from '../../mocks/server.js';
+import { fault, reply, startMockServer } from '../../mocks/index.js';
+import type { MockServer } from '../../mocks/server.js';
 import { connect, type TestClient } from './clients.js';
 import { describeWithRedis } from './describe-with-redis.js';
 import type { Job } from './fixtures/worker.js';
@@ -59,7 +59,7 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
   it('a 429 with retry-after seen by one process makes the others wait: no extra provider requests', async () => {
     let limitedUntil: number | undefined;
     // The provider is rate-limited for one second from the first request: every request in that window gets a 429.
-    const mock: MockOpenAIServer = await startMockOpenAI({
+    const mock: MockServer = await startMockServer({
       script: () => {
         limitedUntil ??= Date.now() + 1_000;
         return Date.now() < limitedUntil ? fault.rateLimit({ retryAfterSeconds: 1 }) : reply.text('Hello');
@@ -71,7 +71,7 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
         ...base(),
         mode: 'generate',
         prefix: p,
-        mock: mock.url,
+        mock: mock.urls.openai,
         startAt: 0,
         coordinate: true,
       });
@@ -79,7 +79,14 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
       await waitFor(() => mock.requests.length >= 1);
       const startAt = Date.now() + 200;
       const others = Array.from({ length: 4 }, () =>
-        runWorker({ ...base(), mode: 'generate', prefix: p, mock: mock.url, startAt, coordinate: true }),
+        runWorker({
+          ...base(),
+          mode: 'generate',
+          prefix: p,
+          mock: mock.urls.openai,
+          startAt,
+          coordinate: true,
+        }),
       );
       const results = [await first.firstLine, ...(await Promise.all(others))];
       expect(results.every((r) => r.ok === true && r.text === 'Hello')).toBe(true);
@@ -91,14 +98,14 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
   });
 
   it('a session written by one process is continued by another', async () => {
-    const mock = await startMockOpenAI({ script: [reply.text('Hello from A'), reply.text('Hello from B')] });
+    const mock = await startMockServer({ script: [reply.text('Hello from A'), reply.text('Hello from B')] });
     try {
       const p = prefix();
       const job = {
         ...base(),
         mode: 'session-turn' as const,
         prefix: p,
-        mock: mock.url,
+        mock: mock.urls.openai,
         sessionId: 'chat-1',
       };
       expect(await runWorker({ ...job, text: 'first' })).toEqual({

@@ -82,7 +82,14 @@ export const allowedDifferences: AllowedDifference[] = [
     id: 'recovered-answer',
     where: (site) => has(site, 'guard-recovers') && !/^(experimental_)?onStart$/.test(site.callback ?? ''),
     reason:
-      "Where the guard recovers a failure the SDK does not (an error part or a stream error before output, a stall under timeout.chunkMs, a transient failure after output), the drop-in's run is the recovered answer's: other requests, parts, callbacks and results than ai's failed or partial run.",
+      "Where the guard recovers a failure the SDK does not (an error part, a stream error or a clean end without content before output, a stall under timeout.chunkMs, a transient failure after output), the drop-in's run is the recovered answer's: other requests, parts, callbacks and results than ai's failed, partial or empty run.",
+  },
+  {
+    id: 'interrupted-before-output-fails',
+    where: (site) =>
+      has(site, 'interrupted-before-output') && !/^(experimental_)?onStart$/.test(site.callback ?? ''),
+    reason:
+      "A stream that ends before any output without a finish part, or with finishReason 'interrupted', is a failure to the guard, not an empty answer: retried like any transient failure before output, and with no retry left (maxRetries 0) reported the SDK's way as a StreamInterruptedError (an error part, onError, onEnd and the UI error chunk; the answer fields reject), where ai passes on an empty step with finishReason 'interrupted'.",
   },
   {
     id: 'rejects-after-unrecovered-failure',

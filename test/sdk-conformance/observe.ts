@@ -16,10 +16,12 @@ export type Tag =
   /** A retryable error thrown before any output that both `ai` (its `maxRetries`) and the guard retry. */
   | 'retry-before-output'
   /**
-   * A failure the guard recovers and `ai` does not: an error part or a stream error before output (retried), a
-   * stall (`timeout.chunkMs`), or a transient failure after output (one recovery request).
+   * A failure the guard recovers and `ai` does not: an error part, a stream error or a clean end before output
+   * (retried), a stall (`timeout.chunkMs`), or a transient failure after output (one recovery request).
    */
   | 'guard-recovers'
+  /** A stream that ends before any output, 'interrupted', with no retry left: a failure to the guard, not an answer. */
+  | 'interrupted-before-output'
   /**
    * A failure nothing recovers: `ai`'s streamText then resolves `text` with what came (an error part, a failure
    * after output, a later step's failure: the partial, possibly empty, answer) or rejects with a

@@ -762,6 +762,16 @@ for (const maxRetries of [undefined, 0] as const) {
       options: () => retries,
     },
     {
+      id: `before-output/finish-interrupted-first/${suffix}`,
+      apis: streamOnly,
+      // The SDK passes a clean end with no content on as an empty, 'interrupted' answer; the guard retries it.
+      tags: maxRetries === 0 ? ['unrecovered-failure', 'interrupted-before-output'] : ['guard-recovers'],
+      recoveredText: maxRetries === 0 ? undefined : 'Back again.',
+      script: { replies: [{ partial: [], ending: 'interrupted' }, say('Back again.')] },
+      options: () => retries,
+      graceful: instantGuard,
+    },
+    {
       id: `before-output/stream-throws-first/reset/${suffix}`,
       apis: streamOnly,
       // The SDK does not retry a stream that errors (only a rejected `doStream`); the guard does.

@@ -12,7 +12,7 @@ import {
   fault,
   lastToolResults,
   lastUserText,
-  openaiHandlers,
+  mockHandlers,
   type RecordedRequest,
   reply,
   type Script,
@@ -51,7 +51,7 @@ function start(
   script: Script,
   options: Partial<AgentSessionOptions> & { api?: Api; realSleep?: boolean } = {},
 ) {
-  const handlers = openaiHandlers(script);
+  const handlers = mockHandlers(script);
   msw.use(...handlers);
   const sleeps: number[] = [];
   const fakeSleep: Sleep = async (ms, signal) => {
@@ -352,7 +352,7 @@ describe('AgentSession persistence', () => {
   it('restores the conversation from a JSONL file after a torn last line and continues it', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'graceful-session-')), 'session.jsonl');
     const script = [fault.serverError(503), reply.text('first answer'), reply.text('second answer')];
-    const handlers = openaiHandlers(script);
+    const handlers = mockHandlers(script);
     msw.use(...handlers);
     const options = { model: openai.chat('gpt-mock'), logger: quiet, sleep: async () => {} };
     const first = AgentSession.load(path, options);

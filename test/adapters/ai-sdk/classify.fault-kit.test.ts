@@ -2,7 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, streamText } from 'ai';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fault, openaiHandlers, reply, type Step, streamFault } from '../../../mocks/index.js';
+import { fault, mockHandlers, reply, type Step, streamFault } from '../../../mocks/index.js';
 import { classifyError } from '../../../src/classify/classify.js';
 
 // The errors the REAL @ai-sdk/openai provider produces for each fault, classified as the tools, the stream guard
@@ -19,7 +19,7 @@ const model = (api: (typeof apis)[number]) =>
   api === 'chat' ? openai.chat('gpt-4o') : openai.responses('gpt-4o');
 
 async function generateError(api: (typeof apis)[number], step: Step): Promise<unknown> {
-  server.use(...openaiHandlers([step]));
+  server.use(...mockHandlers([step]));
   return generateText({ model: model(api), prompt: 'hi', maxRetries: 0 }).then(
     () => expect.unreachable('the call should fail'),
     (error: unknown) => error,
@@ -27,7 +27,7 @@ async function generateError(api: (typeof apis)[number], step: Step): Promise<un
 }
 
 async function streamErrors(api: (typeof apis)[number], step: Step): Promise<unknown[]> {
-  server.use(...openaiHandlers([step]));
+  server.use(...mockHandlers([step]));
   const errors: unknown[] = [];
   const result = streamText({ model: model(api), prompt: 'hi', maxRetries: 0, onError: () => {} });
   try {

@@ -3,9 +3,9 @@ import { isStepCount, type ModelMessage, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { withCleanPrompt, withoutDiscardedMessages } from '../../../adapters/ai-sdk/discarded-prompt.js';
+import { withCleanPrompt } from '../../../adapters/ai-sdk/discarded-prompt.js';
 import { generateText } from '../../../adapters/ai-sdk/generate-text.js';
-import { resetPart } from '../../../adapters/ai-sdk/reset-part.js';
+import { resetPart, withoutDiscardedMessages } from '../../../adapters/ai-sdk/reset-part.js';
 
 /** A reset part as it sits in a model message (the SDK moves `providerMetadata` to `providerOptions`). */
 const reset = {

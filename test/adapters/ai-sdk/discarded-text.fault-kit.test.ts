@@ -20,7 +20,7 @@ import { isResetPart } from '../../../adapters/ai-sdk/reset-part.js';
 import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
 import { withoutDiscarded } from '../../../adapters/ui/index.js';
 import {
-  openaiHandlers,
+  mockHandlers,
   type RecordedRequest,
   reply,
   type ScriptFunction,
@@ -66,7 +66,7 @@ const toolTurn: ScriptFunction = (_request, { index }) => {
 };
 
 function mock(script: ScriptFunction): RecordedRequest[] {
-  const handlers = openaiHandlers(script);
+  const handlers = mockHandlers(script);
   msw.use(...handlers);
   return handlers.requests;
 }

@@ -2,7 +2,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateText } from '../../../adapters/ai-sdk/generate-text.js';
-import { fault, openaiHandlers, reply } from '../../../mocks/index.js';
+import { fault, mockHandlers, reply } from '../../../mocks/index.js';
 
 const msw = setupServer();
 beforeAll(() => msw.listen({ onUnhandledFrame: 'error' }));
@@ -13,7 +13,7 @@ const model = createOpenAI({ apiKey: 'sk-test' }).chat('gpt-4o');
 
 describe('drop-in generateText', () => {
   it('the guard is the single retry authority: maxRetries maps onto it (classified, backoff injected)', async () => {
-    const handlers = openaiHandlers([fault.serverError(503), fault.serverError(503), reply.text('Hello')]);
+    const handlers = mockHandlers([fault.serverError(503), fault.serverError(503), reply.text('Hello')]);
     msw.use(...handlers);
     const sleep = vi.fn(async () => {});
     const result = await generateText({
@@ -33,14 +33,14 @@ describe('drop-in generateText', () => {
   });
 
   it('maxRetries: 0 means no retry; a permanent error is never retried', async () => {
-    const handlers = openaiHandlers([fault.serverError(503), reply.text('never')]);
+    const handlers = mockHandlers([fault.serverError(503), reply.text('never')]);
     msw.use(...handlers);
     await expect(generateText({ model, prompt: 'hi', maxRetries: 0 })).rejects.toMatchObject({
       statusCode: 503,
     });
     expect(handlers.requests).toHaveLength(1);
 
-    const auth = openaiHandlers([fault.unauthorized(), reply.text('never')]);
+    const auth = mockHandlers([fault.unauthorized(), reply.text('never')]);
     msw.resetHandlers(...auth);
     await expect(generateText({ model, prompt: 'hi' })).rejects.toMatchObject({ statusCode: 401 });
     expect(auth.requests).toHaveLength(1);

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { gracefulTool, gracefulTools } from '../../../adapters/ai-sdk/graceful-tool.js';
-import { lastToolResults, openaiHandlers, reply, type Script } from '../../../mocks/index.js';
+import { lastToolResults, mockHandlers, reply, type Script } from '../../../mocks/index.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
 import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
 
@@ -29,7 +29,7 @@ async function runWith(
   script: Script,
   tools: Parameters<typeof generateText>[0]['tools'],
 ) {
-  const handlers = openaiHandlers(script);
+  const handlers = mockHandlers(script);
   server.use(...handlers);
   const settings = {
     model: models[api](),

@@ -74,10 +74,25 @@ const dropInFields: Field[] = [
   field('maxRetries', 'count'),
   field('turnTimeoutMs', 'timeoutMs'),
   field('timeout.chunkMs', 'timeoutMs'),
+  // The SDK's own timers, which it does not check (a 30-day limit would fire after ~1 ms).
+  field('timeout.totalMs', 'callTimeoutMs'),
+  field('timeout.stepMs', 'callTimeoutMs'),
+  field('timeout.firstChunkMs', 'callTimeoutMs'),
+  field('timeout.toolMs', 'callTimeoutMs'),
+  field('timeout.tools.weatherMs', 'callTimeoutMs'),
   ...guardFields('streamGuard.'),
   field('graceful.maxRetries', 'count'),
   field('graceful.stallTimeoutMs', 'timeoutMs'),
   field('graceful.backoff.jitter', 'jitter'),
+];
+
+/** The SDK's own timeouts, which the drop-ins check for it (the SDK does not): each becomes a timer. */
+const sdkTimeouts = [
+  'timeout.totalMs',
+  'timeout.stepMs',
+  'timeout.firstChunkMs',
+  'timeout.toolMs',
+  'timeout.tools.weatherMs',
 ];
 
 const FAMILIES: Family[] = [
@@ -146,14 +161,23 @@ const FAMILIES: Family[] = [
         ['maxDelayMs', 'delayMs'],
         ['maxRetryAfterMs', 'delayMs'],
       ] as const
-    ).map(([name, kind]) => field(`settings.retry.${name}`, kind)),
+    )
+      .map(([name, kind]) => field(`settings.retry.${name}`, kind))
+      .concat(
+        // `callOptions` are checked when the session is built, not when its first turn runs.
+        field('callOptions.turnTimeoutMs', 'timeoutMs'),
+        field('callOptions.timeout.chunkMs', 'timeoutMs'),
+        field('callOptions.streamGuard.maxRetries', 'count'),
+        field('callOptions.streamGuard.stallTimeoutMs', 'timeoutMs'),
+        ...sdkTimeouts.map((name) => field(`callOptions.${name}`, 'timeoutMs')),
+      ),
   },
 ];
 
 const { all } = describeOptionFamilies(
   'adapter options: every numeric option is checked where it is given',
   FAMILIES,
-  4 * 24 + 2 + 13 + 2 * 19 + 24 + 1 + 6,
+  4 * 24 + 2 + 13 + 2 * 24 + 24 + 1 + 6 + 9,
   5,
 );
 
@@ -462,15 +486,53 @@ describe('adapter options: the issue’s regressions', () => {
         'streamGuard maxRetryAfterMs',
         'streamText (drop-in) turnTimeoutMs',
         'streamText (drop-in) timeout.chunkMs',
+        'streamText (drop-in) timeout.totalMs',
+        'streamText (drop-in) timeout.tools.weatherMs',
+        'generateText (drop-in) timeout.firstChunkMs',
         'generateText (drop-in) streamGuard.stallTimeoutMs',
         'withTurnDeadline turnTimeoutMs',
         'AgentSession settings.retry.maxDelayMs',
+        'AgentSession callOptions.timeout.totalMs',
+        'AgentSession callOptions.turnTimeoutMs',
       ]),
     );
     for (const { family, ...f } of timers) await expectRefused(family, f, thirtyDaysMs);
     await expect(
       new RpcClient({ input: new PassThrough(), output: new PassThrough() }).close(thirtyDaysMs),
     ).rejects.toThrow(message('timeoutMs', KINDS.timeoutMs.rule, thirtyDaysMs));
+  });
+
+  it('the drop-ins refuse a 30-day `timeout` given as a number, and a `timeout.tools` that is no object', async () => {
+    const call = (timeout: unknown) => () =>
+      streamText({ model: answering(), prompt: 'hi', timeout } as never).consumeStream();
+    expect(call(thirtyDaysMs)).toThrow(
+      new RangeError(message('timeout', KINDS.timeoutMs.rule, thirtyDaysMs)),
+    );
+    expect(call({ tools: 5 })).toThrow(new TypeError(message('timeout.tools', 'an options object', 5)));
+    await expect(generateText({ model: answering(), prompt: 'hi', timeout: thirtyDaysMs })).rejects.toThrow(
+      message('timeout', KINDS.timeoutMs.rule, thirtyDaysMs),
+    );
+    await call(60_000)();
+    await call({ totalMs: 60_000, tools: { weatherMs: 1000 } })();
+  });
+
+  it("the SDK's own timeouts are refused above 2^31−1 ms by the drop-ins and AgentSession (the SDK fires them at once)", () => {
+    for (const path of ['timeout', ...sdkTimeouts]) {
+      const [, ...inner] = path.split('.');
+      let timeout: unknown = thirtyDaysMs;
+      for (const key of inner.reverse()) timeout = { [key]: timeout };
+      const doStream = vi.fn();
+      expect(() =>
+        streamText({ model: new MockLanguageModelV4({ doStream }), prompt: 'hi', timeout: timeout as never }),
+      ).toThrow(new RangeError(message(path, KINDS.timeoutMs.rule, thirtyDaysMs)));
+      expect(doStream).not.toHaveBeenCalled();
+      expect(
+        () => new AgentSession({ model: answering(), callOptions: { timeout: timeout as never } }),
+      ).toThrow(new RangeError(message(`callOptions.${path}`, KINDS.timeoutMs.rule, thirtyDaysMs)));
+    }
+    expect(() => new AgentSession({ model: answering(), callOptions: { timeout: 'soon' as never } })).toThrow(
+      new TypeError(message('callOptions.timeout', KINDS.timeoutMs.rule, 'soon')),
+    );
   });
 
   it('gracefulTool(t, { retry: 3 }) is a TypeError that tells what to write', () => {

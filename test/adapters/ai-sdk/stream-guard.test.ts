@@ -473,6 +473,38 @@ describe('streamGuard events', () => {
   });
 });
 
+describe('streamGuard: the prompt it sends', () => {
+  it('never carries what a reset discarded: every request (stream, retry, recovery) gets the cleaned prompt', async () => {
+    const prompt = [
+      { role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] },
+      {
+        role: 'assistant' as const,
+        content: [
+          { type: 'text' as const, text: 'Partial ' },
+          { type: 'custom' as const, kind: 'graceful-ai.reset' as const },
+          { type: 'text' as const, text: 'Full answer' },
+        ],
+      },
+      { role: 'user' as const, content: [{ type: 'text' as const, text: 'more' }] },
+    ];
+    const model = scriptedModel(
+      [
+        { throws: apiError(503) },
+        streamOf([...preamble('r1'), ...textParts('Hel', { open: true })], apiError(503)),
+      ],
+      [generated('Hello')],
+    );
+    const { wrapped } = guarded(model);
+    await readAll((await wrapped.doStream({ prompt })).stream);
+    const sent = [...model.doStreamCalls, ...model.doGenerateCalls].map((call) => call.prompt[1]);
+    expect(sent).toHaveLength(3);
+    for (const message of sent) {
+      expect(message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Full answer' }] });
+    }
+    expect(prompt[1]?.content).toHaveLength(3);
+  });
+});
+
 describe('streamGuard with the plain SDK streamText', () => {
   it('a terminal error after content makes result.text reject with the original error', async () => {
     const error = apiError(401);

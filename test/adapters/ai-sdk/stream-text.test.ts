@@ -14,7 +14,7 @@ import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
 import {
   fault,
   lastToolResults,
-  openaiHandlers,
+  mockHandlers,
   reply,
   type Script,
   streamFault,
@@ -30,7 +30,7 @@ afterAll(() => msw.close());
 const openai = createOpenAI({ apiKey: 'sk-test' });
 
 function mock(script: Script) {
-  const handlers = openaiHandlers(script);
+  const handlers = mockHandlers(script);
   msw.use(...handlers);
   return handlers.requests;
 }

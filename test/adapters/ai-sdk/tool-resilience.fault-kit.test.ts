@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { gracefulTools } from '../../../adapters/ai-sdk/graceful-tool.js';
-import { lastToolResults, openaiHandlers, reply, type Script } from '../../../mocks/index.js';
+import { lastToolResults, mockHandlers, reply, type Script } from '../../../mocks/index.js';
 import { isolatedTelemetry, unavailable, virtualTime } from '../../src/policy/fixtures.js';
 
 const server = setupServer();
@@ -28,7 +28,7 @@ async function runWith(
   script: Script,
   tools: ToolSet,
 ) {
-  const handlers = openaiHandlers(script);
+  const handlers = mockHandlers(script);
   server.use(...handlers);
   const settings = {
     model: models[api](),

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import { generateText } from '../../../adapters/ai-sdk/generate-text.js';
 import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
-import { lastToolResults, openaiHandlers, reply, type ToolResultSeen } from '../../../mocks/index.js';
+import { lastToolResults, mockHandlers, reply, type ToolResultSeen } from '../../../mocks/index.js';
 import type { TurnDeadlineReport } from '../../../src/policy/turn-deadline.js';
 
 const server = setupServer();
@@ -31,7 +31,7 @@ describe.each(cases)('turn deadline through the OpenAI provider ($api, $call)', 
   it('abandons slow tools, skips a tool not started, answers in a tool-free step and reports all of it', async () => {
     // Only setTimeout is faked: the deadline is the one timer the test drives; MSW and streams run for real.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const handlers = openaiHandlers([
+    const handlers = mockHandlers([
       reply.toolCalls([
         { name: 'fast', args: { q: 'a' }, id: 'call_fast' },
         { name: 'ignores', args: { q: 'b' }, id: 'call_ignores' },

@@ -1,7 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatServer, startChatServer } from '../../../examples/chat-ui/server.js';
-import { type MockOpenAIServer, reply, startMockOpenAI, streamFault } from '../../../mocks/index.js';
+import { type MockServer, reply, startMockServer, streamFault } from '../../../mocks/index.js';
 
 const question = (id: string, text: string) => ({
   id,
@@ -9,7 +9,7 @@ const question = (id: string, text: string) => ({
 });
 
 describe('examples/chat-ui server', () => {
-  let mock: MockOpenAIServer;
+  let mock: MockServer;
   let app: ChatServer;
   const post = (body: unknown) =>
     fetch(new URL('/api/chat', app.url), {
@@ -20,8 +20,8 @@ describe('examples/chat-ui server', () => {
   const persisted = async (id: string) => (await fetch(new URL(`/api/chats/${id}`, app.url))).json();
 
   beforeAll(async () => {
-    mock = await startMockOpenAI({ script: [] });
-    const openai = createOpenAI({ apiKey: 'test', baseURL: mock.url });
+    mock = await startMockServer({ script: [] });
+    const openai = createOpenAI({ apiKey: 'test', baseURL: mock.urls.openai });
     app = await startChatServer({ model: openai.chat('gpt-4o-mini') });
   });
   afterAll(async () => {

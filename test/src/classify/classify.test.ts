@@ -11,6 +11,7 @@ import type { ErrorPattern } from '../../../src/classify/types.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
+import { StreamInterruptedError } from '../../../src/errors/stream-interrupted-error.js';
 import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js';
 import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
 
@@ -38,14 +39,27 @@ const overflowMessage =
   "This model's maximum context length is 128000 tokens. However, you requested 130000 tokens.";
 
 describe('classifyError: structured fields', () => {
-  it('maps HTTP statuses: 408, 429 and 5xx transient; other 4xx and 501 (unsupported) permanent', () => {
-    for (const status of [408, 429, 500, 502, 503, 504, 529]) {
+  it("reads the AI SDK's structural overflow mark (failureReason: 'context-length-exceeded')", () => {
+    const marked = Object.assign(apiError(400, { error: { message: 'Bad Request' } }), {
+      failureReason: 'context-length-exceeded',
+    });
+    expect(classifyError(marked)).toEqual({ kind: 'overflow', reason: 'provider:context_length_exceeded' });
+    expect(
+      classifyError(Object.assign(new Error('boom'), { failureReason: 'other' }), { unknown: 'permanent' })
+        .kind,
+    ).toBe('permanent');
+  });
+
+  it('maps HTTP statuses: 408, 409, 424, 425, 429 and 5xx transient; other 4xx and 501 (unsupported) permanent', () => {
+    // 409 (a lock; the AI SDK and OpenAI's client retry it) and 424 (an upstream was down, e.g. Bedrock's
+    // ModelStreamErrorException, the AI Gateway's failed_dependency) are worth another attempt.
+    for (const status of [408, 409, 424, 425, 429, 500, 502, 503, 504, 529]) {
       expect(classifyError(apiError(status, undefined))).toEqual({
         kind: 'transient',
         reason: `status:${status}`,
       });
     }
-    for (const status of [400, 401, 403, 404, 405, 409, 422, 501]) {
+    for (const status of [400, 401, 403, 404, 405, 422, 501]) {
       expect(classifyError(apiError(status, undefined))).toEqual({
         kind: 'permanent',
         reason: `status:${status}`,
@@ -207,7 +221,7 @@ describe('classifyError: order', () => {
     expect(classifyError(abortWithHint).retryAfterMs).toBeUndefined();
   });
 
-  it('timeouts and stalls are transient: ours (even with an abort as cause), TimeoutError', () => {
+  it('timeouts, stalls and interrupted streams are transient: ours (even with an abort as cause), TimeoutError', () => {
     expect(classifyError(new ToolTimeoutError({ toolName: 'search', timeoutMs: 5000 }))).toEqual({
       kind: 'transient',
       reason: 'name:ToolTimeoutError',
@@ -222,6 +236,11 @@ describe('classifyError: order', () => {
       kind: 'transient',
       reason: 'name:StreamStalledError',
     });
+    expect(
+      classifyError(new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 }), {
+        unknown: 'permanent',
+      }),
+    ).toEqual({ kind: 'transient', reason: 'name:StreamInterruptedError' });
     expect(
       classifyError(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
     ).toEqual({
@@ -253,6 +272,24 @@ describe('classifyError: order', () => {
     expect(classifyError(new ContextOverflowError({ cause: new Error('x') })).kind).toBe('overflow');
   });
 
+  it('the most specific provider code decides: `code` before `type`, with or without a 4xx status', () => {
+    const revoked = {
+      message: 'Incorrect API key provided: sk-mock***.',
+      type: 'server_error',
+      code: 'invalid_api_key',
+    };
+    expect(classifyError(revoked)).toEqual({ kind: 'permanent', reason: 'provider:invalid_api_key' });
+    expect(classifyError({ ...revoked, statusCode: 400 })).toEqual({
+      kind: 'permanent',
+      reason: 'status:400',
+    });
+    const throttled = { message: 'Slow down', type: 'invalid_request_error', code: 'rate_limit_exceeded' };
+    expect(classifyError(throttled)).toMatchObject({
+      kind: 'transient',
+      reason: 'provider:rate_limit_exceeded',
+    });
+  });
+
   it('overflow wins over "503" and "connection error" in the same message', () => {
     const error = new Error(`HTTP 503 connection error while retrying: ${overflowMessage}`);
     expect(classifyError(error).kind).toBe('overflow');
@@ -268,7 +305,7 @@ describe('classifyError: order', () => {
       apiError(429, {
         error: {
           code: 429,
-          message: `Quota exceeded for metric: generate_content_free_tier_requests. Please retry in ${delay}.`,
+          message: `You exceeded your current quota, please check your plan and billing details. Please retry in ${delay}.`,
           status: 'RESOURCE_EXHAUSTED',
         },
       });

@@ -26,10 +26,37 @@ describe('parseRetryAfter: headers', () => {
     expect(parseRetryAfter({ 'retry-after': '20' })).toBe(20_000);
     expect(parseRetryAfter({ 'retry-after': '0.5' })).toBe(500);
     expect(parseRetryAfter({ 'retry-after': 'Sun, 01 Jun 2025 12:00:42 GMT' }, { clock })).toBe(42_000);
-    // A date in the past means "now".
-    expect(parseRetryAfter({ 'retry-after': 'Sun, 01 Jun 2025 11:59:00 GMT' }, { clock })).toBe(0);
+    // A date in the past is no hint: retrying at once would skip the backoff (opencode's session retry agrees).
+    expect(parseRetryAfter({ 'retry-after': 'Sun, 01 Jun 2025 11:59:00 GMT' }, { clock })).toBeUndefined();
+    // …and a later header form still counts.
+    expect(
+      parseRetryAfter(
+        { 'retry-after': 'Sun, 01 Jun 2025 11:59:00 GMT', 'x-ratelimit-reset-after': '3' },
+        { clock },
+      ),
+    ).toBe(3000);
     expect(parseRetryAfter({ 'retry-after': 'soon' })).toBeUndefined();
     expect(parseRetryAfter({ 'retry-after': '-5' })).toBeUndefined();
+  });
+
+  it('reads x-ratelimit-reset-after (seconds) after retry-after-ms and retry-after', () => {
+    expect(parseRetryAfter({ 'x-ratelimit-reset-after': '30' })).toBe(30_000);
+    expect(parseRetryAfter({ 'x-ratelimit-reset-after': '1.5', 'retry-after': '2' })).toBe(2000);
+    expect(parseRetryAfter({ 'x-ratelimit-reset-after': '1.5', 'retry-after-ms': '40' })).toBe(40);
+  });
+
+  it("reads Google's RetryInfo.retryDelay from the error details", () => {
+    const error = {
+      statusCode: 429,
+      data: {
+        error: {
+          code: 429,
+          status: 'RESOURCE_EXHAUSTED',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '34.5s' }],
+        },
+      },
+    };
+    expect(parseRetryAfter(error)).toBe(34_500);
   });
 
   it('accepts a Headers instance and any header case', () => {

@@ -21,13 +21,16 @@ import {
   SessionFileCorruptError,
   SessionLockedError,
   SessionStoreClosedError,
+  SessionStoreError,
 } from '../../../src/errors/session-errors.js';
 import { StreamConsumedError } from '../../../src/errors/stream-consumed-error.js';
 import { StreamFailedError } from '../../../src/errors/stream-failed-error.js';
+import { StreamInterruptedError } from '../../../src/errors/stream-interrupted-error.js';
 import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js';
 import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
 import { TurnDeadlineError } from '../../../src/errors/turn-deadline-error.js';
 import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
+import * as session from '../../../src/session/index.js';
 
 interface ErrorClass {
   readonly name: string;
@@ -110,6 +113,11 @@ const rows: Row[] = [
     make: () => new SessionStoreClosedError({ path: '/tmp/s.jsonl' }),
   },
   {
+    name: 'SessionStoreError',
+    Class: SessionStoreError,
+    make: () => new SessionStoreError({ entryType: 'message', cause }),
+  },
+  {
     name: 'StreamConsumedError',
     Class: StreamConsumedError,
     make: () => new StreamConsumedError({ request: 'result.textStream' }),
@@ -118,6 +126,11 @@ const rows: Row[] = [
     name: 'StreamFailedError',
     Class: StreamFailedError,
     make: () => new StreamFailedError({ message: 'overloaded', type: 'server_error', statusCode: 529 }),
+  },
+  {
+    name: 'StreamInterruptedError',
+    Class: StreamInterruptedError,
+    make: () => new StreamInterruptedError({ ending: 'interrupted', charsEmitted: 12 }),
   },
   {
     name: 'StreamStalledError',
@@ -186,9 +199,22 @@ describe('error classes follow the house rule', () => {
       cause,
     });
     expect(new SessionStoreClosedError({ path: 'f' }).path).toBe('f');
+    expect(new SessionStoreError({ entryType: 'compaction', cause })).toMatchObject({
+      entryType: 'compaction',
+      cause,
+    });
+    expect(new SessionLockedError({ path: 'f', pid: 7, host: 'h' })).toMatchObject({ pid: 7, host: 'h' });
+    expect(new SessionFileCorruptError({ path: 'f', line: 4, problem: 'is null' }).message).toBe(
+      'Line 4 of the session file f is null, so the history cannot be restored in order. Repair or remove that ' +
+        'line, then load the session again.',
+    );
     expect(new RetryCancelledError({ cause }).cause).toBe(cause);
     expect(new StreamConsumedError({ request: 'r' }).request).toBe('r');
     expect(new StreamStalledError({ stallTimeoutMs: 5 }).stallTimeoutMs).toBe(5);
+    expect(new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 })).toMatchObject({
+      ending: 'no-finish',
+      charsEmitted: 0,
+    });
   });
 
   it('RpcError without a message still says what failed and what to do', () => {
@@ -202,6 +228,7 @@ describe('error classes follow the house rule', () => {
   it.each([
     ['graceful-ai', core],
     ['graceful-ai/rpc', rpc],
+    ['graceful-ai/session', session],
   ])('%s exports no error class without a row here', (_entry, module) => {
     const exported = Object.entries(module)
       .filter(([, value]) => typeof value === 'function' && value.prototype instanceof GracefulError)
@@ -209,6 +236,19 @@ describe('error classes follow the house rule', () => {
     const covered = new Set(rows.map((row) => row.name));
     expect(exported.filter((name) => !covered.has(name))).toEqual([]);
     expect(exported.length).toBeGreaterThan(0);
+  });
+});
+
+describe('StreamInterruptedError', () => {
+  it('says where and how the stream ended, and what to check', () => {
+    expect(new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 }).message).toBe(
+      'The model stream ended before any content, without a finish: the answer is incomplete. The stream guard ' +
+        'retries it; if this repeats, check what sits between you and the provider (a proxy or load balancer that ' +
+        'closes long responses).',
+    );
+    expect(new StreamInterruptedError({ ending: 'interrupted', charsEmitted: 12 }).message).toMatch(
+      /^The model stream ended after 12 characters, with finish reason 'interrupted': /,
+    );
   });
 });
 

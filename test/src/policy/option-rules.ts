@@ -49,6 +49,16 @@ export const KINDS = {
     good: [1, 0.5, maxTimerMs],
     numeric: true,
   },
+  /**
+   * The SDK's own call timeouts (`timeout.totalMs`, …), checked by the drop-ins: the rule of `timeoutMs`, but only
+   * values long enough for a mocked call to finish are tried as accepted (a 0.5 ms limit would abort it).
+   */
+  callTimeoutMs: {
+    rule: `a number of ms in (0, ${maxTimerMs}]`,
+    bad: [Number.NaN, 0, -1, Number.POSITIVE_INFINITY, maxTimerMs + 1, thirtyDaysMs, ...nonNumbers],
+    good: [60_000, maxTimerMs],
+    numeric: true,
+  },
   /** A budget that is no timer: ≥ 0, `Infinity` = no budget. */
   budgetMs: {
     rule: 'a number of ms ≥ 0 (Infinity = no budget)',
@@ -85,7 +95,7 @@ export const KINDS = {
 export type KindName = keyof typeof KINDS;
 
 /** Every kind that becomes a timer, with its refused 30-day value. */
-export const timerKinds: KindName[] = ['delayMs', 'timeoutMs'];
+export const timerKinds: KindName[] = ['delayMs', 'timeoutMs', 'callTimeoutMs'];
 
 /** One option: its name as messages give it (prefix included), its kind, where it goes in the options object. */
 export interface Field {

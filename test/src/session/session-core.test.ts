@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Classification } from '../../../src/classify/types.js';
 import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
 import {
   RetryCancelledError,
@@ -7,56 +6,9 @@ import {
   RetryExhaustedError,
   SessionBusyError,
 } from '../../../src/errors/session-errors.js';
-import type { SessionEvent } from '../../../src/session/events.js';
 import type { SessionMessage } from '../../../src/session/message.js';
-import {
-  type AttemptContext,
-  SessionCore,
-  type SessionCoreOptions,
-} from '../../../src/session/session-core.js';
-import type { Sleep } from '../../../src/util/time.js';
-
-type Outcome = { text: string } | Error;
-
-/** An error the fake classifier reads: `kind` and optional `retryAfterMs` ride on the error. */
-function apiError(message: string, kind: Classification['kind'], retryAfterMs?: number): Error {
-  return Object.assign(new Error(message), { kind, retryAfterMs });
-}
-
-/** A classify hook reading `kind` / `retryAfterMs` off test errors (the real classifier is tested on its own). */
-const classify = (error: unknown): Classification | undefined => {
-  const e = error as { kind?: Classification['kind']; retryAfterMs?: number; reason?: string };
-  if (e.kind === undefined) return undefined;
-  return { kind: e.kind, reason: e.reason ?? 'test', retryAfterMs: e.retryAfterMs };
-};
-
-function setup(outcomes: Outcome[], options: Partial<SessionCoreOptions<SessionMessage>> = {}) {
-  const sleeps: number[] = [];
-  const sleep: Sleep = vi.fn(async (ms: number, signal?: AbortSignal) => {
-    sleeps.push(ms);
-    if (signal?.aborted) throw signal.reason;
-  });
-  const core = new SessionCore<SessionMessage, { text: string }>({
-    classify: { classify },
-    sleep,
-    clock: { now: () => 0 },
-    ...options,
-  });
-  const events: SessionEvent[] = [];
-  core.subscribe((event) => events.push(event));
-  const contexts: (readonly SessionMessage[])[] = [];
-  const run = vi.fn(async (ctx: AttemptContext<SessionMessage>) => {
-    contexts.push(ctx.messages);
-    const outcome = outcomes.shift();
-    if (outcome === undefined) throw new Error('no more outcomes');
-    if (outcome instanceof Error) throw outcome;
-    ctx.commitStep([{ role: 'assistant', content: outcome.text }]);
-    return outcome;
-  });
-  const prompt = (text: string) => core.runTurn(text, { role: 'user', content: text }, run);
-  const retryEvents = () => events.filter((e) => e.type.startsWith('auto_retry'));
-  return { core, events, retryEvents, sleeps, run, prompt, contexts };
-}
+import type { AttemptContext } from '../../../src/session/session-core.js';
+import { apiError, setup } from './fixtures/core.js';
 
 describe('SessionCore retry lifecycle', () => {
   it('retries transient errors with exact 2 s, 4 s backoff and emits start/end in order', async () => {

@@ -1,0 +1,58 @@
+/**
+ * The stream guard's commit point, in one place: what counts as content (what a consumer can see), and an attempt's
+ * preamble (everything its stream sends before that), held back until the attempt commits. A failure during the
+ * preamble is a failure before content: a new streamed request, with backoff. Provider-agnostic on purpose: a
+ * provider's own early parts (a `custom` message-start part, `text-start` before the first token) are preamble
+ * because of what they are, not because of who sent them.
+ */
+import type { LanguageModelV4StreamPart as Part } from '@ai-sdk/provider';
+import { StreamInterruptedError } from '../../src/errors/stream-interrupted-error.js';
+import type { StreamAttempt } from './stream-attempt.js';
+
+/**
+ * Whether the consumer can see `part`: a non-empty text, reasoning or tool-input delta, a tool call or result, an
+ * approval request, a file or a source. `stream-start`, `response-metadata`, `custom`, `*-start`/`*-end`, empty
+ * deltas (a signature alone), `raw` and `ping` are not content.
+ */
+export function isContent(part: Part): boolean {
+  switch (part.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+    case 'tool-input-delta':
+      return part.delta !== '';
+    case 'tool-call':
+    case 'tool-result':
+    case 'tool-approval-request':
+    case 'file':
+    case 'reasoning-file':
+    case 'source':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A provider's `error` part, thrown inside the guard so the part itself can be relayed if nothing recovers. */
+export class InBandError {
+  constructor(readonly part: Extract<Part, { type: 'error' }>) {}
+}
+
+/**
+ * Reads `attempt` up to its commit point, appending each part read to `held`: the preamble, then the part the
+ * attempt commits on — its first content part, or a finish that reports a complete (possibly empty) answer.
+ * Throws {@link InBandError} for an error part, and {@link StreamInterruptedError} when the stream ends, or
+ * finishes `'interrupted'`, with nothing shown: both are failures before content.
+ */
+export async function readPreamble(attempt: StreamAttempt, held: Part[]): Promise<void> {
+  for (;;) {
+    const next = await attempt.read();
+    if (next.done) throw new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 });
+    const part = next.value;
+    if (part.type === 'error') throw new InBandError(part);
+    if (part.type === 'finish' && part.finishReason.unified === 'interrupted') {
+      throw new StreamInterruptedError({ ending: 'interrupted', charsEmitted: 0 });
+    }
+    held.push(part);
+    if (part.type === 'finish' || isContent(part)) return;
+  }
+}
