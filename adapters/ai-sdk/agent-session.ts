@@ -273,10 +273,14 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
       // The session is the retry authority: one request per attempt.
       maxRetries: 0,
       onError: ({ error }) => fail(error),
-      onStepEnd: (step) => {
+      onStepEnd: async (step) => {
         try {
           if (step.finishReason === 'error') context.discardStep(step.response.messages);
-          else context.commitStep(step.response.messages);
+          else {
+            context.commitStep(step.response.messages);
+            // A store that writes in the background holds the step before the next step runs its tools.
+            await context.flush();
+          }
         } catch (error) {
           // The SDK swallows what its callbacks throw: a store that failed to save the step fails the attempt
           // here (and the core has aborted it, so no further step runs).

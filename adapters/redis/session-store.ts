@@ -62,9 +62,10 @@ const randomToken = (): string => globalThis.crypto.randomUUID();
  * checks the token in the same Lua script that appends (fencing): a process that lost its lease — paused past it,
  * cut off from Redis, or after a Redis restart — can never write over the new holder's history.
  *
- * The session store contract is synchronous; Redis is not. `append` keeps the entry and sends it in order; a write
- * Redis refuses (lost lease, Redis down) makes the next `append` throw (the turn fails with it, as the contract
- * asks) and `flush()` reject. Await `flush()` after a turn to know at once that its last entries are in Redis.
+ * `append` keeps the entry and sends it in order; `flush()` resolves once Redis holds it. A write Redis refuses (lost
+ * lease, Redis down) makes `flush()` reject and every later `append` throw, and `entries` falls back to what Redis
+ * confirmed. A session awaits `flush()` before each request, after each step and before a turn settles, so the
+ * turn that made the write fails with `SessionStoreError`; open the session again to go on from what Redis holds.
  * There is no local fallback: a session that cannot be saved fails, it never diverges silently.
  */
 export class RedisSessionStore<M extends SessionMessage = SessionMessage> implements SessionStore<M> {
@@ -73,6 +74,8 @@ export class RedisSessionStore<M extends SessionMessage = SessionMessage> implem
   readonly token: string;
   readonly #redis: RedisConnection;
   readonly #entries: SessionEntry<M>[];
+  /** How many of `#entries` Redis has confirmed. */
+  #kept: number;
   readonly #keys: { lease: string; entries: string };
   readonly #leaseMs: string;
   #writes: Promise<void> = Promise.resolve();
@@ -91,6 +94,7 @@ export class RedisSessionStore<M extends SessionMessage = SessionMessage> implem
     this.sessionId = sessionId;
     this.token = token;
     this.#entries = entries;
+    this.#kept = entries.length;
     this.#keys = keysOf(redis.prefix, sessionId);
     this.#leaseMs = String(leaseMs);
     this.#renewal = setInterval(() => void this.#renew(), Math.max(1, Math.floor(leaseMs / 3)));
@@ -175,14 +179,18 @@ export class RedisSessionStore<M extends SessionMessage = SessionMessage> implem
           [lease, list],
           [this.token, this.#leaseMs, ...lines],
         );
-        if (Number(written) !== 1) this.#fail(undefined);
+        if (Number(written) === 1) this.#kept += lines.length;
+        else this.#fail(undefined);
       } catch (error) {
         this.#fail(error);
       }
     });
   }
 
-  /** Resolves once every entry appended so far is in Redis; rejects with the failure that stopped the writes. */
+  /**
+   * Resolves once every entry appended so far is in Redis; rejects with the failure that stopped the writes
+   * (`entries` then holds only what Redis confirmed).
+   */
   async flush(): Promise<void> {
     await this.#writes;
     if (this.#failure !== undefined) throw this.#failure;
@@ -214,6 +222,8 @@ export class RedisSessionStore<M extends SessionMessage = SessionMessage> implem
   #fail(cause: unknown): void {
     this.#failure ??= new SessionLeaseError({ sessionId: this.sessionId, problem: 'lost', cause });
     clearInterval(this.#renewal);
+    // Writes stop at the first failure: what was not confirmed by now never will be.
+    this.#entries.length = this.#kept;
   }
 
   async #renew(): Promise<void> {

@@ -31,8 +31,9 @@ export class SessionLeaseError extends GracefulError {
         `${retryAfterMs === undefined ? 'on' : `for ${formatDuration(retryAfterMs)} more`}). Continue it there, ` +
         'or open it again once that process closes it; a crashed holder loses it when its lease expires.',
       lost:
-        `This process no longer holds session '${sessionId}' (its lease expired or Redis lost it), so the entry was ` +
-        'not saved. Open the session again (RedisSessionStore.open) to continue from what Redis holds.',
+        `This process can no longer write session '${sessionId}' (its lease expired, Redis lost it, or Redis did not ` +
+        'answer), so the entry was not saved. Open the session again (RedisSessionStore.open) to continue from what ' +
+        'Redis holds.',
       closed: `The store of session '${sessionId}' is closed; open it again (RedisSessionStore.open) to write to it.`,
     }[problem];
     super('SessionLeaseError', text, options.cause === undefined ? undefined : { cause: options.cause });
