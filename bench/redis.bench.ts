@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { redisCoordination } from '../adapters/redis/coordination.js';
 import { fault, reply, startMockServer } from '../mocks/index.js';
+import { startRedis } from '../scripts/redis-server.js';
 import { CircuitBreaker } from '../src/policy/circuit-breaker.js';
 import { createToolPolicy } from '../src/policy/tool-policy.js';
 import { connect } from '../test/redis/clients.js';
 import { runWorker, workerBundle } from '../test/redis/processes.js';
-import { redisPlan, startRedis } from '../test/redis/redis-server.js';
+import { redisPlan } from '../test/redis/redis-plan.js';
 import { type Bench, type BenchResult, compareAlternating, median, quantile, round } from './harness.js';
 
 const skipped = (name: string, message: string): BenchResult => ({

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type RedisServer, redisPlan, startRedis } from './redis-server.js';
+import { type RedisServer, startRedis } from '../../scripts/redis-server.js';
+import { redisPlan } from './redis-plan.js';
 
 let noticeShown = false;
 

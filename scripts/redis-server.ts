@@ -1,7 +1,6 @@
 /**
- * A throwaway redis-server for the tests: Debian's `redis-server` on a free loopback port in a temporary folder, no
- * persistence, stopped by its PID. Where it is missing the Redis tests skip with a one-line how-to, except under
- * `CI=true` (`.ci/run` installs it), where they fail.
+ * A throwaway redis-server for the Redis tests, the Redis benchmark and the demo: Debian's `redis-server` on a free
+ * loopback port in a temporary folder, no persistence, stopped by its PID.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,19 +10,9 @@ import { join } from 'node:path';
 
 export const redisServerPath = 'redis-server';
 
-export type RedisPlan = { run: true } | { run: false; fail: boolean; message: string };
-
-/** Run when redis-server is there; without it, fail under CI (which installs it) and skip with a notice elsewhere. */
-export function planRedis(installed: boolean, env: Record<string, string | undefined>): RedisPlan {
-  if (installed) return { run: true };
-  const message =
-    "redis-server is missing: install Debian's Redis (`sudo apt-get install -y redis-server`) to run the Redis tests.";
-  return { run: false, fail: env.CI === 'true', message };
-}
-
-const installed = () => spawnSync(redisServerPath, ['--version'], { stdio: 'ignore' }).status === 0;
-
-export const redisPlan = (): RedisPlan => planRedis(installed(), process.env);
+/** Whether Debian's `redis-server` (or any on PATH) runs. */
+export const redisServerInstalled = (): boolean =>
+  spawnSync(redisServerPath, ['--version'], { stdio: 'ignore' }).status === 0;
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
