@@ -1,6 +1,7 @@
 import { isStepCount, type LanguageModel, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
 import type { ClassifyOverrides } from '../../src/classify/types.js';
 import type { Logger } from '../../src/observe/logger.js';
+import { type Coordination, checkCoordination } from '../../src/policy/coordination.js';
 import type { CompactStrategy } from '../../src/session/compaction.js';
 import type { SessionListener } from '../../src/session/events.js';
 import { JsonlSessionStore, type JsonlSessionStoreOptions } from '../../src/session/jsonl-store.js';
@@ -79,6 +80,14 @@ export interface AgentSessionOptions<TOOLS extends ToolSet = ToolSet> {
   sleep?: Sleep;
   /** Default `defaultLogger`. */
   logger?: Logger;
+  /**
+   * What the session shares with other processes (`redisCoordination(client)` from `graceful-ai/redis`): before each
+   * request, a cool-down another process was given for this provider, model and API key is waited out when it fits
+   * `settings.retry.maxRetryAfterMs` (else the attempt fails with `CooldownError`, and the turn with
+   * `RetryDelayTooLongError`); a retry-after this session receives is announced to the others. Also given to the
+   * turn's tools. Default: none (`callOptions.coordination` applies, if set).
+   */
+  coordination?: Coordination;
 }
 
 /** What `prompt()` resolves with. */
@@ -120,6 +129,7 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
     checkOptionsObject('callOptions', options.callOptions);
     // Checked now, not when the first turn runs: a 30-day `timeout` would otherwise fire after ~1 ms, per turn.
     checkCallOptions(options.callOptions ?? {}, 'callOptions.');
+    checkCoordination('coordination', options.coordination);
     this.#options = options;
     this.#model = options.model;
     this.#core = new SessionCore<ModelMessage, TurnResult>({
@@ -233,6 +243,18 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
     this.#core.store.close();
   }
 
+  /** The session's `coordination`, its guard waiting no longer for a cool-down than the session would. */
+  #coordinationOptions(): Pick<AgentSessionCallOptions, 'coordination' | 'streamGuard'> {
+    const { coordination, callOptions } = this.#options;
+    if (coordination === undefined) return {};
+    const guard = callOptions?.streamGuard;
+    if (guard === false) return { coordination };
+    return {
+      coordination,
+      streamGuard: { maxRetryAfterMs: this.settings.retry.maxRetryAfterMs, ...guard },
+    };
+  }
+
   async #attempt(context: AttemptContext<ModelMessage>): Promise<TurnResult> {
     const { tools, system, stopWhen, callOptions } = this.#options;
     let failure: { error: unknown } | undefined;
@@ -241,6 +263,7 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
     };
     const result = streamText<TOOLS>({
       ...callOptions,
+      ...this.#coordinationOptions(),
       model: this.#model,
       tools,
       system,
@@ -250,10 +273,14 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
       // The session is the retry authority: one request per attempt.
       maxRetries: 0,
       onError: ({ error }) => fail(error),
-      onStepEnd: (step) => {
+      onStepEnd: async (step) => {
         try {
           if (step.finishReason === 'error') context.discardStep(step.response.messages);
-          else context.commitStep(step.response.messages);
+          else {
+            context.commitStep(step.response.messages);
+            // A store that writes in the background holds the step before the next step runs its tools.
+            await context.flush();
+          }
         } catch (error) {
           // The SDK swallows what its callbacks throw: a store that failed to save the step fails the attempt
           // here (and the core has aborted it, so no further step runs).

@@ -8,6 +8,7 @@ import {
   type ToolSet,
   wrapLanguageModel,
 } from 'ai';
+import { type Coordination, checkCoordination } from '../../src/policy/coordination.js';
 import { defaultTurnTimeoutMs, type TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
 import { deprecatedOption } from '../../src/util/deprecated.js';
 import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
@@ -54,6 +55,12 @@ export interface GracefulCallOptions {
    * called with `turnTimeoutMs: false`. A throwing callback is logged and ignored.
    */
   onTurnDeadline?: (report: TurnDeadlineReport) => void;
+  /**
+   * What this call shares with other processes (`redisCoordination(client)` from `graceful-ai/redis`): given to the
+   * stream guard (cool-downs per provider, model and API key) and to `gracefulTools` (cool-downs and breakers per
+   * tool name), unless `streamGuard.coordination` or `gracefulTools.coordination` say otherwise. Default: none.
+   */
+  coordination?: Coordination;
 }
 
 /** The drop-ins' defaults: the SDK's `maxRetries` (2), mapped onto the guard, and a 5-minute turn deadline. */
@@ -94,6 +101,7 @@ export function checkCallOptions(
   checkOptionsObject(`${prefix}streamGuard`, guardOption, true);
   checkOptionsObject(`${prefix}gracefulTools`, options.gracefulTools, true);
   checkFunction(`${prefix}onTurnDeadline`, options.onTurnDeadline);
+  checkCoordination(`${prefix}coordination`, options.coordination);
   const guardSettings = guardOption ?? graceful;
   // Named `streamGuard.<option>`: the call's own `maxRetries` is checked above under its bare name.
   if (guardSettings) {
@@ -137,6 +145,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
     gracefulTools: toolDefaults,
     turnTimeoutMs = defaultCallOptions.turnTimeoutMs,
     onTurnDeadline,
+    coordination,
     ...rest
   } = options;
   checkCallOptions(options);
@@ -146,7 +155,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
   if (toolDefaults !== false && options.tools) {
     sdkOptions = {
       ...sdkOptions,
-      tools: gracefulTools(options.tools, toolDefaults),
+      tools: gracefulTools(options.tools, coordination ? { coordination, ...toolDefaults } : toolDefaults),
       // Unknown tool names and unparseable arguments reach the model the same way (after the caller's own repair).
       experimental_repairToolCall: gracefulRepairToolCall({
         ...(typeof toolDefaults === 'object' ? pickRepairDefaults(toolDefaults) : {}),
@@ -165,6 +174,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
             ? { maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries }
             : {}),
           stallTimeoutMs: api === 'streamText' ? chunkMs : undefined,
+          coordination,
           ...guardSettings,
           [reportFailureKey]: (error: unknown) => {
             failure ??= { error };

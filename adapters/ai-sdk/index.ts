@@ -64,6 +64,7 @@ export { type TraceEntry, TurnTrace, type TurnTraceOptions } from '../../src/obs
 export type { BackoffOptions } from '../../src/policy/backoff.js';
 export type { BreakerStore } from '../../src/policy/breaker-store.js';
 export type { CircuitBreakerOptions } from '../../src/policy/circuit-breaker.js';
+export type { Coordination } from '../../src/policy/coordination.js';
 export type { PolicyRuntime, RetryOptions } from '../../src/policy/retry.js';
 export {
   type PlanResult,

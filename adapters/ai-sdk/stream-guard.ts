@@ -3,11 +3,12 @@
  * middleware factory. The work of one guarded call lives in `guarded-call.ts` (with `stream-attempt.ts` and
  * `emitted-content.ts`), so this file reads as the guard's contract.
  */
-import type { LanguageModelV4Middleware } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import type { ClassifyOverrides } from '../../src/classify/types.js';
 import type { EventOf, EventSink } from '../../src/observe/emitter.js';
 import { defaultLogger } from '../../src/observe/logger.js';
 import { type BackoffOptions, validateBackoff } from '../../src/policy/backoff.js';
+import { type Coordination, checkCoordination } from '../../src/policy/coordination.js';
 import { abortableSleep } from '../../src/policy/sleep.js';
 import type { AttemptRecord } from '../../src/stream/attempt-record.js';
 import { deprecatedOption } from '../../src/util/deprecated.js';
@@ -23,6 +24,7 @@ import {
   checkTimeoutMs,
 } from '../../src/util/validate.js';
 import { type ContinuationOption, continuationOptions } from './continuation.js';
+import { coordinatedModel } from './coordinated-model.js';
 import { GuardedCall } from './guarded-call.js';
 
 /**
@@ -113,6 +115,13 @@ export interface StreamGuardOptions {
   stallTimeoutMs?: number;
   /** Overrides for the shared classifier (`classifyError`). */
   classify?: ClassifyOverrides;
+  /**
+   * Cool-downs shared with other processes (`redisCoordination(client)` from `graceful-ai/redis`), keyed by
+   * provider, model and a fingerprint of the API key: every request first waits out a cool-down another caller was
+   * given (a 429's retry-after), or fails at once with `CooldownError` when it is longer than `maxRetryAfterMs`; a
+   * failure with a retry-after announces one. Default: none.
+   */
+  coordination?: Coordination;
   /** Receives `stream_retry`, `stream_degraded` and `stream_failed`; a throwing listener is logged and ignored. */
   onEvent?: (event: StreamGuardEvent) => void;
   /** @deprecated Use `onEvent`; any object with an `emit(type, payload)` method still works through 0.x. */
@@ -163,6 +172,7 @@ export function checkStreamGuardOptions(options: StreamGuardOptions, prefix = ''
   checkOneOf(`${prefix}continuation`, options.continuation, continuationOptions);
   checkTimeoutMs(`${prefix}stallTimeoutMs`, options.stallTimeoutMs);
   checkOptionsObject(`${prefix}classify`, options.classify);
+  checkCoordination(`${prefix}coordination`, options.coordination);
   checkFunction(`${prefix}onEvent`, options.onEvent);
   checkOptionsObject(`${prefix}events`, options.events);
   checkClock(`${prefix}clock`, options.clock);
@@ -205,6 +215,7 @@ function resolveOptions(options: DropInGuardOptions): Resolved {
     continuation: options.continuation ?? d.continuation,
     stallTimeoutMs: options.stallTimeoutMs,
     classify: options.classify,
+    coordination: options.coordination,
     emit: (type, payload) => {
       events?.emit(type, payload);
       if (onEvent) emitTo(onEvent, type, payload);
@@ -239,6 +250,7 @@ export interface Resolved {
   continuation: ContinuationOption;
   stallTimeoutMs: number | undefined;
   classify: ClassifyOverrides | undefined;
+  coordination: Coordination | undefined;
   emit<K extends keyof StreamGuardEventMap>(type: K, payload: StreamGuardEventMap[K]): void;
   clock: Clock;
   sleep: Sleep;
@@ -272,9 +284,15 @@ export function streamGuard(options: StreamGuardOptions = {}): LanguageModelV4Mi
 /** {@link streamGuard} with the drop-ins' private failure reporter (not exported from the package). */
 export function guardMiddleware(options: DropInGuardOptions): LanguageModelV4Middleware {
   const resolved = resolveOptions(options);
+  const { coordination } = resolved;
+  // Shared cool-downs wrap the provider model, so every attempt the guard makes is gated and reported.
+  const modelOf = (model: LanguageModelV4) =>
+    coordination === undefined
+      ? model
+      : coordinatedModel(model, { ...resolved, coordination, maxWaitMs: resolved.maxRetryAfterMs });
   return {
     specificationVersion: 'v4',
-    wrapStream: ({ model, params }) => new GuardedCall(model, params, resolved).stream(),
-    wrapGenerate: ({ model, params }) => new GuardedCall(model, params, resolved).generate(),
+    wrapStream: ({ model, params }) => new GuardedCall(modelOf(model), params, resolved).stream(),
+    wrapGenerate: ({ model, params }) => new GuardedCall(modelOf(model), params, resolved).generate(),
   };
 }

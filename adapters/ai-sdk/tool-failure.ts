@@ -3,6 +3,7 @@ import { classifyError } from '../../src/classify/classify.js';
 import type { Classification } from '../../src/classify/types.js';
 import { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
 import { formatToolError, type ToolErrorGuidance } from '../../src/errors/format-for-model.js';
+import { errorMarker, hasMarker } from '../../src/errors/graceful-error.js';
 import { ModelRetry } from '../../src/errors/model-retry.js';
 import { modelText } from '../../src/errors/model-text.js';
 import type { RedactOption } from '../../src/errors/redact.js';
@@ -60,7 +61,7 @@ const REMEMBERED_CALL_IDS = 4096;
 /**
  * The one decision for a failed tool call, used by `gracefulTool`, the unknown-tool repair hook and the turn
  * deadline, so each counts the budget and words the model text the same way:
- * - an open circuit and a deadline do not count against `retries`; everything else the tool threw does;
+ * - an open circuit, a shared cool-down and a deadline do not count against `retries`; everything else the tool threw does;
  * - `graceful: false` fails the run with the tool's own error (a `ModelRetry` still reaches the model);
  * - failure number `retries + 1` in a row fails the run with `UnexpectedModelBehavior`;
  * - otherwise the model reads `formatToolError` text whose guidance fits the cause: an outage (open circuit, a
@@ -72,7 +73,10 @@ export function judgeToolFailure(input: ToolFailureInput): ToolFailureVerdict {
   const { failure } = input;
   const error = failure instanceof PolicyFailure ? failure.error : failure;
   const verdict = failure instanceof PolicyFailure ? failure.verdict : undefined;
-  const counts = !CircuitOpenError.isInstance(error) && !TurnDeadlineError.isInstance(error);
+  const counts =
+    !CircuitOpenError.isInstance(error) &&
+    !hasMarker(error, errorMarker('CooldownError')) &&
+    !TurnDeadlineError.isInstance(error);
   if (!counts && input.toolCallId !== undefined) rememberUncounted(input.toolCallId);
   if (!input.graceful && !ModelRetry.isInstance(error)) return { kind: 'fail-run', error, counts };
   if (counts && input.retry >= input.retries) {

@@ -4,6 +4,7 @@ import { modelText } from '../../src/errors/model-text.js';
 import { defaultTelemetry } from '../../src/observe/tool-telemetry.js';
 import type { TurnTrace } from '../../src/observe/trace.js';
 import { InMemoryBreakerStore } from '../../src/policy/breaker-store.js';
+import { checkCoordination } from '../../src/policy/coordination.js';
 import { checkPolicyRuntime, type PolicyRuntime } from '../../src/policy/retry.js';
 import {
   autoRetryOption,
@@ -123,6 +124,7 @@ function checkResilienceShape(options: ToolResilienceOptions): void {
   checkOptionsObject('runtime', options.runtime);
   if (options.runtime) checkPolicyRuntime(options.runtime, 'runtime.');
   checkFallback(options.fallback);
+  checkCoordination('coordination', options.coordination);
 }
 
 /**
@@ -178,7 +180,8 @@ export function resilientInvoker<C extends ResilientInvocation>(
     autoRetryOption(options) === false &&
     options.breaker === false &&
     !options.timeoutMs &&
-    !options.fallback
+    !options.fallback &&
+    !options.coordination
   ) {
     return undefined;
   }
@@ -186,7 +189,11 @@ export function resilientInvoker<C extends ResilientInvocation>(
   const breaker =
     options.breaker === false
       ? false
-      : { ...options.breaker, store: options.breaker?.store ?? breakerStoreOf(hooks.original) };
+      : {
+          ...options.breaker,
+          store:
+            options.breaker?.store ?? options.coordination?.breakerStore ?? breakerStoreOf(hooks.original),
+        };
   // Re-run automatically only when safe: declared idempotent (the option wins), or so annotated (MCP).
   const idempotent = options.idempotent ?? annotatedIdempotent(hooks.original);
   const policy = createToolPolicy(name, { ...options, ...options.runtime, breaker, idempotent });

@@ -10,10 +10,11 @@ import * as gracefulTool from './graceful-tool.js';
 import * as plainSdk from './plain-sdk.js';
 import * as resilience from './resilience.js';
 import * as sessionDemo from './session.js';
+import * as sharedBreaker from './shared-breaker.js';
 import * as streaming from './streaming.js';
 import { createTranscript } from './transcript.js';
 
-const sections: DemoSection[] = [plainSdk, streaming, gracefulTool, resilience, sessionDemo];
+const sections: DemoSection[] = [plainSdk, streaming, gracefulTool, resilience, sessionDemo, sharedBreaker];
 
 async function main(): Promise<void> {
   const live = process.argv.includes('--live');

@@ -39,6 +39,7 @@ const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: strin
   [errorMarker('StreamInterruptedError'), 'transient', 'name:StreamInterruptedError'],
   [errorMarker('ModelRetry'), 'permanent', 'name:ModelRetry'],
   [errorMarker('CircuitOpenError'), 'permanent', 'name:CircuitOpenError'],
+  [errorMarker('CooldownError'), 'transient', 'name:CooldownError'],
   [errorMarker('ContextOverflowError'), 'overflow', 'name:ContextOverflowError'],
 ];
 
@@ -47,8 +48,8 @@ const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: strin
  * full: compact, never retry as is) or `abort` (the caller stopped: never retried, never counted).
  *
  * Order: the caller's aborted `signal` → the per-call overrides (`classify` hook, then `treatAsPermanent`, then
- * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError, StreamStalledError and StreamInterruptedError transient;
- * ModelRetry and CircuitOpenError permanent; ContextOverflowError overflow) → abort (AbortError) → context overflow (provider code, the AI SDK's
+ * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError, StreamStalledError, StreamInterruptedError and
+ * CooldownError transient; ModelRetry and CircuitOpenError permanent; ContextOverflowError overflow) → abort (AbortError) → context overflow (provider code, the AI SDK's
  * `failureReason`, text, status 413) → quota/billing/usage limits (permanent, even on a 429, unless the quota is
  * per minute/second or the server asked for a retry within `shortRetryWindowMs`) → retryable provider code →
  * HTTP status (408, 409, 424, 425, 429 and 5xx except 501 transient, other 4xx permanent) → provider code → Node

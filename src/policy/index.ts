@@ -4,6 +4,7 @@
  * composed tool policy. See docs/resilience.md.
  */
 
+export { CooldownError } from '../errors/cooldown-error.js';
 export type { Clock, Random, Sleep } from '../util/time.js';
 export { maxTimerMs } from '../util/validate.js';
 export { type BackoffOptions, backoffDelay } from './backoff.js';
@@ -15,6 +16,7 @@ export {
   type CircuitBreakerOptions,
   defaultBreakerOptions,
 } from './circuit-breaker.js';
+export { type CooldownWait, type Coordination, toolCooldownKey } from './coordination.js';
 export {
   type AttemptContext,
   defaultRetryOptions,
@@ -28,6 +30,7 @@ export {
 } from './retry.js';
 export { decideRetry, type RetryDecision, type RetryDecisionInput } from './retry-decision.js';
 export { notExecutedErrorCodes, notExecutedStatuses, provesNotExecuted } from './safe-retry.js';
+export { type CoordinationOptions, InMemoryCoordination, SharedCooldowns } from './shared-cooldowns.js';
 export { abortableSleep } from './sleep.js';
 export { type TimeoutOptions, withTimeout } from './timeout.js';
 export {

@@ -1,6 +1,8 @@
 import { classifyError } from '../classify/classify.js';
 import type { Classification } from '../classify/types.js';
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
+import type { CooldownError } from '../errors/cooldown-error.js';
+import { errorMarker, hasMarker } from '../errors/graceful-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { CircuitState, FailureDecision } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
@@ -19,6 +21,7 @@ import {
 } from '../util/validate.js';
 import { validateBackoff } from './backoff.js';
 import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
+import { type Coordination, checkCoordination, toolCooldownKey } from './coordination.js';
 import { decideRetry } from './retry-decision.js';
 import { provesNotExecuted } from './safe-retry.js';
 import { abortableSleep } from './sleep.js';
@@ -120,6 +123,13 @@ export interface RetryPolicy extends RetryOptions, PolicyRuntime {
    * @default false
    */
   keepOwnError?: boolean;
+  /**
+   * Cool-downs shared with other callers (other processes, through `graceful-ai/redis`), keyed `tool:<name>`: an
+   * attempt waits out a cool-down that fits `maxRetryAfterMs` and the budget, or the call ends at once with
+   * `CooldownError` (decision `retry_after`); a retry-after hint starts one for everyone, and so does a failure that
+   * opens the breaker when the coordination has no `breakerStore` (with one, the breaker itself is shared).
+   */
+  coordination?: Coordination;
 }
 
 /** What a function under `retry` receives. */
@@ -212,15 +222,17 @@ export async function retryWithOutcome<T>(
   checkFunction('classify', policy.classify);
   checkBoolean('idempotent', policy.idempotent);
   checkBoolean('keepOwnError', policy.keepOwnError);
+  checkCoordination('coordination', policy.coordination);
   const budget = settings.maxTotalTimeMs;
   const clock = policy.clock ?? systemClock;
   const random = policy.random ?? systemRandom;
   const classify = policy.classify ?? ((error: unknown) => classifyError(error));
   const telemetry = policy.telemetry ?? defaultTelemetry;
-  const { signal, breaker, sleep } = policy;
+  const { signal, breaker, sleep, coordination } = policy;
   const idempotent = policy.idempotent ?? true;
   const keepOwnError = policy.keepOwnError ?? false;
   const tool = policy.name ?? breaker?.name ?? 'anonymous';
+  const cooldownKey = toolCooldownKey(tool);
   const start = clock.now();
   let circuitState: CircuitState | undefined;
   /** The previous attempt's failure, kept for `keepOwnError`. */
@@ -261,6 +273,29 @@ export async function retryWithOutcome<T>(
       }
     }
 
+    if (coordination) {
+      try {
+        // After the breaker (an open shared breaker fails fast as such); answered in the same tick when the
+        // coordination answers synchronously and nothing cools down.
+        const waited = coordination.beforeCall(cooldownKey, {
+          maxWaitMs: Math.max(0, Math.min(settings.maxRetryAfterMs, budget - (clock.now() - start))),
+          sleep: sleep ?? abortableSleep,
+          signal,
+        });
+        if (isThenable(waited)) await waited;
+      } catch (caught) {
+        // A trial slot the breaker granted is given back: the call never ran.
+        if (breaker && permit) circuitState = await breaker.record(permit, 'ignored', telemetry);
+        // Only the caller's abort ends the wait otherwise.
+        if (!hasMarker(caught, errorMarker('CooldownError')))
+          return fail(caught, abortClassification, 'abort', attempt - 1, false);
+        const { retryAfterMs } = caught as CooldownError;
+        const own = keepOwnError ? lastFailure : undefined;
+        if (own) return fail(own.error, own.classification, 'retry_after', attempt - 1, false, retryAfterMs);
+        return fail(caught, classify(caught), 'retry_after', attempt - 1, false, retryAfterMs);
+      }
+    }
+
     const remaining = budget - (clock.now() - start);
     // At least 1 ms: a retry admitted just inside the budget still gets its (short) attempt.
     const timeoutMs =
@@ -285,6 +320,15 @@ export async function retryWithOutcome<T>(
       if (breaker && permit) {
         const outcome: BreakerOutcome = transient ? 'failure' : 'ignored';
         circuitState = await breaker.record(permit, outcome, telemetry);
+      }
+      if (coordination && transient) {
+        // Told once, for everyone sharing the coordination: the server's hint, and an opened breaker's open time
+        // unless the breaker's state is shared already (the coordination's breaker store).
+        const hint = classification.retryAfterMs ?? 0;
+        const opened =
+          breaker && circuitState === 'open' && coordination.breakerStore === undefined ? breaker.openMs : 0;
+        const ms = Math.max(hint, opened);
+        if (ms > 0) await coordination.coolDown(cooldownKey, ms);
       }
       if (aborted || classification.kind === 'abort')
         return fail(error, classification, 'abort', attempt, false);

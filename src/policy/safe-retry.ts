@@ -3,6 +3,7 @@
 
 import { errorFacts } from '../classify/error-facts.js';
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
+import { errorMarker, hasMarker } from '../errors/graceful-error.js';
 import { read } from '../util/guarded.js';
 
 /**
@@ -48,7 +49,8 @@ export const notExecutedStatuses: readonly number[] = Object.freeze([429, 503]);
  *   request;
  * - a `CircuitOpenError` without a `cause`: a dependency's breaker rejected the call before running it. One with a
  *   `cause` was raised after a call that ran (its failure opened the circuit), so only that cause can prove
- *   anything, and it is on the chain too.
+ *   anything, and it is on the chain too;
+ * - a `CooldownError`: a shared cool-down kept the call from being sent.
  *
  * Never proof: graceful-ai's own `ToolTimeoutError` (a timed-out attempt is abandoned, not undone: it may still
  * finish), resets and other network errors once connected, any error without one of these facts (a plain `Error`
@@ -65,10 +67,16 @@ export function provesNotExecuted(error: unknown): boolean {
   return facts.nodes.some(rejectedByBreaker);
 }
 
-/** A `CircuitOpenError` raised at admission (no `cause`); a hostile object (a throwing proxy) is not one. */
+/**
+ * A `CircuitOpenError` raised at admission (no `cause`), or a `CooldownError` (the call was never sent); a hostile
+ * object (a throwing proxy) is not one.
+ */
 function rejectedByBreaker(node: unknown): boolean {
   try {
-    return CircuitOpenError.isInstance(node) && read(node, 'cause') === undefined;
+    return (
+      hasMarker(node, errorMarker('CooldownError')) ||
+      (CircuitOpenError.isInstance(node) && read(node, 'cause') === undefined)
+    );
   } catch {
     return false;
   }

@@ -5,6 +5,7 @@ import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.
 import { deprecatedOption } from '../util/deprecated.js';
 import { checkBoolean, checkFunction, checkOptionsObject, checkTimeoutMs } from '../util/validate.js';
 import { CircuitBreaker, type CircuitBreakerOptions, checkBreakerOptions } from './circuit-breaker.js';
+import { type Coordination, checkCoordination } from './coordination.js';
 import {
   type AttemptContext,
   checkPolicyRuntime,
@@ -39,6 +40,12 @@ export interface ToolPolicyOptions extends ClassifyOverrides {
    * @default false
    */
   idempotent?: boolean;
+  /**
+   * What this tool shares with other processes (`redisCoordination(client)` from `graceful-ai/redis`): cool-downs
+   * keyed `tool:<name>` (a retry-after or an opened breaker makes every process wait or fail fast with
+   * `CooldownError`) and, unless `breaker.store` is given, the breaker's state. Default: none.
+   */
+  coordination?: Coordination;
 }
 
 /** The `autoRetry` option of a tool, with its deprecated 0.1 name `retry` folded in (checked). */
@@ -117,6 +124,7 @@ export function checkToolPolicyOptions(options: ToolPolicyOptions & PolicyRuntim
   checkPolicyRuntime(options);
   checkFunction('classify', options.classify);
   checkBoolean('idempotent', options.idempotent);
+  checkCoordination('coordination', options.coordination);
   return retryOptions;
 }
 
@@ -141,10 +149,15 @@ const fallbackAfter: Readonly<Record<FailureDecision, boolean>> = {
  */
 export function createToolPolicy(name: string, options: ToolPolicyOptions & PolicyRuntime = {}): ToolPolicy {
   const retryOptions = checkToolPolicyOptions(options);
+  const { coordination } = options;
   const breaker =
     options.breaker === false
       ? undefined
-      : new CircuitBreaker(name, { clock: options.clock, ...(options.breaker ?? {}) });
+      : new CircuitBreaker(name, {
+          clock: options.clock,
+          store: coordination?.breakerStore,
+          ...(options.breaker ?? {}),
+        });
   const overrides: ClassifyOptions = {
     classify: options.classify,
     treatAsPermanent: options.treatAsPermanent,
@@ -171,6 +184,7 @@ export function createToolPolicy(name: string, options: ToolPolicyOptions & Poli
         name,
         idempotent: options.idempotent ?? false,
         keepOwnError: call.keepOwnError,
+        coordination,
         clock: options.clock,
         sleep: options.sleep,
         random: options.random,

@@ -1,7 +1,7 @@
 import { classifyError } from '../classify/classify.js';
 import type { Classification, ClassifyOverrides } from '../classify/types.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
-import { SessionBusyError, SessionStoreError } from '../errors/session-errors.js';
+import { SessionBusyError } from '../errors/session-errors.js';
 import { Emitter } from '../observe/emitter.js';
 import { defaultLogger, type Logger } from '../observe/logger.js';
 import { type Clock, type Sleep, systemClock } from '../util/time.js';
@@ -11,6 +11,7 @@ import { contextFromEntries, type SessionEntry } from './entries.js';
 import { type SessionEventMap, type SessionListener, serializeError } from './events.js';
 import type { SessionMessage } from './message.js';
 import { type RetryDecision, RetryLifecycle } from './retry-lifecycle.js';
+import { SessionWrites } from './session-writes.js';
 import { resolveSessionSettings, type SessionSettings, type SessionSettingsInput } from './settings.js';
 import { InMemorySessionStore, type SessionStore } from './store.js';
 import { usageLimitMatcher } from './usage-limit.js';
@@ -33,6 +34,11 @@ export interface AttemptContext<M extends SessionMessage> {
    * this function swallows the throw.
    */
   commitStep(messages: readonly M[]): void;
+  /**
+   * Resolves once the store holds every entry so far (at once for a store without `flush`). Rejects with
+   * `SessionStoreError` when the store refused one; the turn then fails with it even if the caller swallows it.
+   */
+  flush(): Promise<void>;
   /** A step failed: its partial output is kept in the history (the error entry), never sent to the model again. */
   discardStep(messages: readonly M[]): void;
   /** For the runner's own events (`text_delta`, `tool_call`, `tool_result`). */
@@ -87,8 +93,8 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
   #running: AbortController | undefined;
   /** The running attempt (aborted with the turn, or when the store fails during it). */
   #attempt: AbortController | undefined;
-  /** The store's failure in the running turn: the turn fails with it. */
-  #storeFailure: SessionStoreError | undefined;
+  /** Every write to the store, and the store's failure in the running turn. */
+  readonly #writes: SessionWrites<M>;
   readonly #emitter: Emitter<SessionEventMap<M>>;
   readonly #lifecycle: RetryLifecycle;
   readonly #options: SessionCoreOptions<M>;
@@ -107,6 +113,11 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
     checkFunction('sleep', options.sleep);
     this.store = options.store ?? new InMemorySessionStore<M>();
     this.#context = contextFromEntries(this.store.entries);
+    this.#writes = new SessionWrites(this.store, (error, later) => {
+      // The store kept less than was appended: the context is rebuilt from it, so both still match.
+      if (later) this.#context = contextFromEntries(this.store.entries);
+      this.#attempt?.abort(error);
+    });
     this.#clock = options.clock ?? systemClock;
     this.#classifyOptions = { unknown: 'permanent', ...options.classify };
     this.#isUsageLimit = usageLimitMatcher(this.#classifyOptions.patterns);
@@ -182,17 +193,19 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
   /**
    * Runs one user turn: appends `userMessage`, runs attempts until one succeeds or the turn fails, and settles
    * only then. Rejects at once with `SessionBusyError` while another turn runs. However the turn ends, a retry
-   * chain it started ends with it (`auto_retry_end`, counter back to 0).
+   * chain it started ends with it (`auto_retry_end`, counter back to 0). A store with `flush` holds every entry of
+   * the turn before it settles: a refused write fails this turn, never the next one.
    */
   async runTurn(text: string, userMessage: M, run: AttemptRunner<M, R>): Promise<R> {
     if (this.#running) throw new SessionBusyError();
     const turn = new AbortController();
     this.#running = turn;
-    this.#storeFailure = undefined;
+    this.#writes.startTurn();
     try {
       this.#emit('turn_start', { text });
       this.#commit([userMessage]);
       const result = await this.#attempts(run, turn.signal);
+      await this.#writes.flush();
       this.#emit('turn_end', { success: true, text: result.text });
       return result;
     } catch (thrown) {
@@ -200,9 +213,11 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
         // Whatever threw (the store, a compaction or usage-limit hook, an abort), the chain ends with the turn.
         this.#lifecycle.fail(thrown);
       } catch {
-        // Only the store can throw here, and `#storeFailure` holds its error.
+        // Only the store can throw here, and `#writes.failure` holds its error.
       }
-      const error = this.#storeFailure ?? thrown;
+      // What the failed turn wrote is settled with it; a refused write is kept in `#writes.failure`, and wins.
+      await this.#writes.flush().catch(() => {});
+      const error = this.#writes.failure ?? thrown;
       this.#emit('turn_end', { success: false, error: serializeError(error) });
       throw error;
     } finally {
@@ -214,6 +229,9 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
     let compacted = false;
     for (;;) {
       signal.throwIfAborted();
+      // No request goes out before the store holds what came before it (the user message, a retry's entries).
+      // Only then: with other stores the attempt starts at once, as `abort()` right after `runTurn` expects.
+      if (this.store.flush !== undefined) await this.#writes.flush();
       // The attempt's own signal: the turn's abort, or a store failure inside a callback that swallows errors.
       const attempt = new AbortController();
       const onAbort = () => attempt.abort(signal.reason);
@@ -226,13 +244,14 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
           messages: [...this.#context],
           signal: attempt.signal,
           commitStep: (messages) => this.#commit(messages),
+          flush: () => this.#writes.flush(),
           discardStep: (messages) => {
             partial.push(...messages);
           },
           emit: (type, payload) => this.#emit(type, payload),
         });
       } catch (error) {
-        if (this.#storeFailure) throw this.#storeFailure;
+        if (this.#writes.failure) throw this.#writes.failure;
         this.#lifecycle.attemptFailed();
         const classification = this.#classify(error, signal);
         const serialized = serializeError(error);
@@ -252,7 +271,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
         this.#attempt = undefined;
       }
       // A step whose commit failed in a callback that swallows errors (the AI SDK's `onStepEnd`).
-      if (this.#storeFailure) throw this.#storeFailure;
+      if (this.#writes.failure) throw this.#writes.failure;
       this.#lifecycle.succeeded();
       return result;
     }
@@ -307,7 +326,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
     const removedCount = Math.max(0, before.length - after.length);
     // Saved first: the context changes only when the store holds the change.
     // A copy: the context grows on, the entry must not (an in-memory store keeps the object itself).
-    this.#save([{ type: 'compaction', at: this.#clock.now(), messages: [...after], removedCount }]);
+    this.#writes.save([{ type: 'compaction', at: this.#clock.now(), messages: [...after], removedCount }]);
     this.#context = after;
     this.#emit('compaction_end', { messageCount: after.length, removedCount });
   }
@@ -323,13 +342,13 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
    * restore. A step's messages are saved as one unit where the store can (`appendAll`).
    */
   #commit(messages: readonly M[]): void {
-    if (this.#storeFailure) throw this.#storeFailure;
+    if (this.#writes.failure) throw this.#writes.failure;
     const at = this.#clock.now();
     const entries = messages.map((message): SessionEntry<M> => ({ type: 'message', at, message }));
     const units = this.store.appendAll === undefined ? entries.map((entry) => [entry]) : [entries];
     let joined = 0;
     for (const unit of units) {
-      this.#save(unit);
+      this.#writes.save(unit);
       for (const message of messages.slice(joined, joined + unit.length)) {
         this.#context.push(message);
         this.#emit('message', { message });
@@ -340,21 +359,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
 
   /** Records a history-only entry; skipped once the store failed in this turn (the turn already fails with it). */
   #record(entry: SessionEntry<M>): void {
-    if (!this.#storeFailure) this.#save([entry]);
-  }
-
-  /** Saves entries; a store failure fails the turn: it is kept, the attempt is aborted, and it is thrown. */
-  #save(entries: readonly SessionEntry<M>[]): void {
-    const { store } = this;
-    try {
-      if (entries.length > 1 && store.appendAll !== undefined) store.appendAll(entries);
-      else for (const entry of entries) store.append(entry);
-    } catch (cause) {
-      const error = new SessionStoreError({ entryType: entries[0]!.type, cause });
-      this.#storeFailure = error;
-      this.#attempt?.abort(error);
-      throw error;
-    }
+    if (!this.#writes.failure) this.#writes.save([entry]);
   }
 
   #emit<K extends keyof SessionEventMap<M>>(type: K, payload: SessionEventMap<M>[K]): void {

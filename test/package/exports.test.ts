@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as core from '../../adapters/ai-sdk/index.js';
+import * as redis from '../../adapters/redis/index.js';
 import * as rpc from '../../adapters/rpc/index.js';
 import * as ui from '../../adapters/ui/index.js';
 import * as testing from '../../mocks/index.js';
@@ -19,6 +20,7 @@ describe('public surface', () => {
     ['graceful-ai/classify', classify],
     ['graceful-ai/observe', observe],
     ['graceful-ai/session', session],
+    ['graceful-ai/redis', redis],
   ])('%s exports exactly these runtime names', (_entry, module) => {
     expect(Object.keys(module).sort()).toMatchSnapshot();
   });

@@ -10,6 +10,7 @@ describe('npm pack', () => {
       'graceful-ai/classify',
       'graceful-ai/observe',
       'graceful-ai/policy',
+      'graceful-ai/redis',
       'graceful-ai/rpc',
       'graceful-ai/session',
       'graceful-ai/testing',
@@ -20,6 +21,7 @@ describe('npm pack', () => {
     expect(exports['graceful-ai/testing']).toContain('openaiHandlers');
     expect(exports['graceful-ai/rpc']).toContain('runRpcServer');
     expect(exports['graceful-ai/policy']).toContain('CircuitBreaker');
+    expect(exports['graceful-ai/redis']).toContain('redisCoordination');
     expect(exports['graceful-ai/ui']).toEqual(['RESET_KIND', 'isResetPart', 'withoutDiscarded']);
   }, 180_000);
 });

@@ -2,7 +2,9 @@
  * The bundle an app pays for, measured as issue 11 defines it: esbuild, minified, gzipped, `ai` external. Each figure
  * is printed; the test fails when one grows past its ceiling. The ceilings are today's weight plus a little room, not
  * the issue's targets (16 KB and 8.5 KB), which no build with today's defaults reaches: see docs/runtimes.md "Bundle
- * size" for where the bytes go and the choices that would meet the targets.
+ * size" for where the bytes go and the choices that would meet the targets. Shared cool-downs (issue 16: the
+ * `coordination` option of the guard, the tools and the drop-ins) add 0.65 KB (guard) and 0.9 KB (streamText);
+ * their storage and wait logic live in the coordination classes, which an app bundles only when it uses them.
  */
 import { describe, expect, it } from 'vitest';
 import { bundleEntry } from './entry-bundle.js';
@@ -13,13 +15,13 @@ const budgets = [
   {
     entry: 'import { streamText }',
     contents: "export { streamText } from './adapters/ai-sdk/index.ts';",
-    ceilingKB: 27.75,
+    ceilingKB: 28.5,
     targetKB: 16,
   },
   {
     entry: 'import { streamGuard }',
     contents: "export { streamGuard } from './adapters/ai-sdk/index.ts';",
-    ceilingKB: 15,
+    ceilingKB: 15.5,
     targetKB: 8.5,
   },
 ];

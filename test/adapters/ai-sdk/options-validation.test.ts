@@ -589,3 +589,31 @@ describe('adapter options: the issue’s regressions', () => {
     },
   );
 });
+
+describe('adapter options: coordination is checked where it is given', () => {
+  const notOne = { beforeCall() {} } as never;
+  it.each([
+    ['streamGuard', 'coordination', () => streamGuard({ coordination: notOne })],
+    [
+      'streamText (drop-in)',
+      'coordination',
+      () => streamText({ model: answering(), prompt: 'hi', coordination: notOne }),
+    ],
+    [
+      'streamText (drop-in)',
+      'streamGuard.coordination',
+      () => streamText({ model: answering(), prompt: 'hi', streamGuard: { coordination: notOne } }),
+    ],
+    ['gracefulTool', 'coordination', () => gracefulTool(weather, { coordination: notOne })],
+    ['AgentSession', 'coordination', () => new AgentSession({ model: answering(), coordination: notOne })],
+    // Checked when the session is built, not when its first turn runs.
+    [
+      'AgentSession',
+      'callOptions.coordination',
+      () => new AgentSession({ model: answering(), callOptions: { coordination: notOne } }),
+    ],
+  ])('%s: %s', (_where, option, call) => {
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(`option '${option}' must be a coordination (beforeCall and coolDown methods)`);
+  });
+});

@@ -1,15 +1,19 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisBreakerStore } from '../../../adapters/redis/breaker-store.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import type { CircuitState } from '../../../src/observe/tool-events.js';
-import { InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
+import { type BreakerStore, InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
 import { type BreakerOutcome, CircuitBreaker } from '../../../src/policy/circuit-breaker.js';
+import { connect, type TestClient } from '../../redis/clients.js';
+import { describeWithRedis } from '../../redis/describe-with-redis.js';
 import { isolatedTelemetry, virtualTime } from './fixtures.js';
 
-function setup(options: { failureThreshold?: number; successThreshold?: number; openMs?: number } = {}) {
+type Options = { failureThreshold?: number; successThreshold?: number; openMs?: number };
+
+function setupWith(store: BreakerStore, options: Options = {}) {
   const time = virtualTime(1_000);
   const { telemetry, seen } = isolatedTelemetry();
-  const store = new InMemoryBreakerStore();
   const breaker = new CircuitBreaker('search', { ...options, clock: time.clock, store });
   const call = async (outcome: BreakerOutcome) => {
     const permit = await breaker.acquire(telemetry);
@@ -19,7 +23,12 @@ function setup(options: { failureThreshold?: number; successThreshold?: number; 
   return { time, breaker, call, telemetry, transitions, store };
 }
 
-describe('CircuitBreaker', () => {
+/**
+ * The breaker's whole contract, run on a store: the in-memory one, and Redis (`RedisBreakerStore`, each test under
+ * its own key prefix) with both supported clients. The semantics must be identical.
+ */
+function breakerContract(newStore: () => BreakerStore, modelRuns: number) {
+  const setup = (options: Options = {}) => setupWith(newStore(), options);
   it('opens on exactly the 5th consecutive transient failure', async () => {
     const { call } = setup();
     for (let i = 1; i <= 4; i++) expect(await call('failure')).toBe('closed');
@@ -182,7 +191,36 @@ describe('CircuitBreaker', () => {
           expect(await breaker.record(permit, o.outcome, telemetry)).toBe(model.state);
         }
       }),
-      { numRuns: 500 },
+      { numRuns: modelRuns },
     );
   });
-});
+}
+
+describe('CircuitBreaker (in-memory store)', () => breakerContract(() => new InMemoryBreakerStore(), 500));
+
+for (const kind of ['node-redis', 'ioredis'] as const) {
+  describeWithRedis(`CircuitBreaker (RedisBreakerStore, ${kind})`, (server) => {
+    let client: TestClient | undefined;
+    let n = 0;
+    beforeAll(async () => {
+      client = await connect(kind, server().url);
+    });
+    afterAll(async () => {
+      await client?.quit();
+    });
+    const warnings: string[] = [];
+    const logger = { ...console, warn: (message: string) => void warnings.push(message) };
+    breakerContract(
+      () => new RedisBreakerStore(client!.client, { prefix: `test:${kind}:${n++}:`, logger }),
+      150,
+    );
+
+    it('keeps the state in Redis (never fell back to local state)', async () => {
+      const store = new RedisBreakerStore(client!.client, { prefix: `test:${kind}:${n++}:`, logger });
+      const { call } = setupWith(store, { failureThreshold: 1 });
+      await call('failure');
+      expect(await store.get('search')).toMatchObject({ state: 'open', openUntil: 31_000 });
+      expect(warnings).toEqual([]);
+    });
+  });
+}

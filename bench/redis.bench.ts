@@ -1,0 +1,135 @@
+import { performance } from 'node:perf_hooks';
+import { redisCoordination } from '../adapters/redis/coordination.js';
+import { fault, reply, startMockServer } from '../mocks/index.js';
+import { startRedis } from '../scripts/redis-server.js';
+import { CircuitBreaker } from '../src/policy/circuit-breaker.js';
+import { createToolPolicy } from '../src/policy/tool-policy.js';
+import { connect } from '../test/redis/clients.js';
+import { runWorker, workerBundle } from '../test/redis/processes.js';
+import { redisPlan } from '../test/redis/redis-plan.js';
+import { type Bench, type BenchResult, compareAlternating, median, quantile, round } from './harness.js';
+
+const skipped = (name: string, message: string): BenchResult => ({
+  name,
+  metrics: {},
+  notes: `skipped: ${message}`,
+});
+
+/** Median and p99 of `n` sequential calls of `fn`, in ms. */
+async function perCall(fn: () => unknown, n = 2_000): Promise<{ median: number; p99: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return { median: round(median(times), 4), p99: round(quantile(times, 0.99), 4) };
+}
+
+const tool5ms = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+export const benches: Bench[] = [
+  {
+    name: 'Redis: breaker and cool-down checks per call (local redis-server)',
+    async run() {
+      const name = 'Redis: breaker and cool-down checks per call (local redis-server)';
+      const plan = redisPlan();
+      if (!plan.run) return skipped(name, plan.message);
+      const server = await startRedis();
+      const { client, quit } = await connect('node-redis', server.url);
+      try {
+        const coordination = redisCoordination(client, { prefix: 'bench:' });
+        const breaker = new CircuitBreaker('search', { store: coordination.breakerStore });
+        const breakerCheck = await perCall(() => breaker.admit());
+        const cooldownCheck = await perCall(() =>
+          coordination.beforeCall('tool:search', { maxWaitMs: 0, sleep: async () => {} }),
+        );
+        // The same stack both ways: a breaker in this process's memory vs in Redis, plus the shared cool-down check.
+        const plain = createToolPolicy('search', { autoRetry: false });
+        const shared = createToolPolicy('search', { autoRetry: false, coordination });
+        const { medianA, medianB, ratio } = await compareAlternating(
+          () => plain.run(tool5ms),
+          () => shared.run(tool5ms),
+          { rounds: 200, warmup: 20 },
+        );
+        return {
+          name,
+          metrics: {
+            breakerMedianMs: breakerCheck.median,
+            breakerP99Ms: breakerCheck.p99,
+            cooldownMedianMs: cooldownCheck.median,
+            cooldownP99Ms: cooldownCheck.p99,
+            tool5msPlainMs: round(medianA),
+            tool5msSharedMs: round(medianB),
+            ratio: round(ratio),
+          },
+          target: 'ratio <= 1.1 (a 5 ms tool: Redis breaker + cool-down check vs an in-memory breaker)',
+          met: ratio <= 1.1,
+        };
+      } finally {
+        await quit();
+        await server.close();
+      }
+    },
+  },
+  {
+    name: 'Redis: a 429 herd of 20 processes, with and without shared cool-downs',
+    async run() {
+      const name = 'Redis: a 429 herd of 20 processes, with and without shared cool-downs';
+      const plan = redisPlan();
+      if (!plan.run) return skipped(name, plan.message);
+      const server = await startRedis();
+      const bundle = await workerBundle();
+      try {
+        const herd = async (coordinate: boolean) => {
+          let limitedUntil: number | undefined;
+          // Rate-limited for 2 s from the first request: every request in that window gets 429 retry-after: 2.
+          const mock = await startMockServer({
+            script: () => {
+              limitedUntil ??= Date.now() + 2_000;
+              return Date.now() < limitedUntil ? fault.rateLimit({ retryAfterSeconds: 2 }) : reply.text('ok');
+            },
+          });
+          // Late enough for 20 processes to have started on a busy machine.
+          const startAt = Date.now() + 8_000;
+          const prefix = `herd:${coordinate}:`;
+          // Requests arrive over 1.8 s (inside the 2 s window), as an app's traffic does, not all in the same millisecond.
+          const results = await Promise.all(
+            Array.from({ length: 20 }, (_, i) =>
+              runWorker(bundle, {
+                mode: 'generate',
+                redis: server.url,
+                client: 'node-redis',
+                prefix,
+                mock: mock.urls.openai,
+                startAt: startAt + i * 90,
+                coordinate,
+              }),
+            ),
+          );
+          await mock.close();
+          return { requests: mock.requests.length, answered: results.filter((r) => r.ok === true).length };
+        };
+        const without = await herd(false);
+        const withShared = await herd(true);
+        const extraWith = withShared.requests - 20;
+        const extraWithout = without.requests - 20;
+        return {
+          name,
+          metrics: {
+            requestsWithout: without.requests,
+            extraWithout,
+            answeredWithout: without.answered,
+            requestsWith: withShared.requests,
+            extraWith,
+            answeredWith: withShared.answered,
+          },
+          target: 'extra requests <= 2 with shared cool-downs, >= 20 without',
+          met: extraWith <= 2 && extraWithout >= 20,
+        };
+      } finally {
+        await server.close();
+      }
+    },
+  },
+];

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { type RedisServer, startRedis } from '../../scripts/redis-server.js';
+import { redisPlan } from './redis-plan.js';
+
+let noticeShown = false;
+
+/**
+ * `describe` for tests that need Redis: with redis-server, `body` gets a started server (per file) in `server()`;
+ * without it, one failing test under CI, else a skipped suite and a one-line notice.
+ */
+export function describeWithRedis(name: string, body: (server: () => RedisServer) => void): void {
+  const plan = redisPlan();
+  if (plan.run) {
+    describe(name, () => {
+      let server: RedisServer | undefined;
+      beforeAll(async () => {
+        server = await startRedis();
+      });
+      afterAll(async () => {
+        await server?.close();
+      });
+      body(() => {
+        if (!server) throw new Error('redis-server has not started');
+        return server;
+      });
+    });
+    return;
+  }
+  if (plan.fail) {
+    describe(name, () => {
+      it('needs redis-server', () => {
+        throw new Error(plan.message);
+      });
+    });
+    return;
+  }
+  if (!noticeShown) console.warn(plan.message);
+  noticeShown = true;
+  describe.skip(name, () => body(() => ({}) as RedisServer));
+}
