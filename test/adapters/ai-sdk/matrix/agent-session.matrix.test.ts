@@ -10,7 +10,7 @@ import { mockEveryWire, recordedSleep } from './mocked.js';
 const mock = mockEveryWire();
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-function start(wire: Wire, script: Script, onUsageLimit?: () => false) {
+function start(wire: Wire, script: Script, onUsageLimit?: (error: unknown) => false) {
   const requests = mock(script);
   const { sleep, delays } = recordedSleep();
   const session = new AgentSession({ model: wire.model(), logger: quiet, sleep, onUsageLimit });
@@ -64,7 +64,7 @@ describe.each(wires)('AgentSession on $name ($label)', (wire) => {
   });
 
   it('a spent balance (insufficient quota) is terminal: the usage-limit hook is asked, no retry', async () => {
-    const onUsageLimit = vi.fn((): false => false);
+    const onUsageLimit = vi.fn((_error: unknown): false => false);
     const s = start(wire, [fault.insufficientQuota(), reply.text('never')], onUsageLimit);
     const error = await s.session.prompt('hi').catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'AI_APICallError', isRetryable: wire.name !== 'messages' });
