@@ -5,7 +5,6 @@
 import { isStepCount, type TextStreamPart, type ToolSet, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { isResetPart } from '../../../../adapters/ai-sdk/reset-part.js';
 import { streamText } from '../../../../adapters/ai-sdk/stream-text.js';
 import { fault, type RecordedRequest, reply, streamFault } from '../../../../mocks/index.js';
 import { classifyError, isContextOverflow } from '../../../../src/classify/classify.js';
@@ -67,8 +66,12 @@ const signatureSent: Record<Wire['name'], (body: Record<string, unknown>) => unk
 };
 
 const streamed = (requests: RecordedRequest[]) => requests.map((r) => r.stream);
-const noReset = (parts: TextStreamPart<ToolSet>[]) =>
-  parts.filter((p) => isResetPart(p) || p.type === 'error');
+/**
+ * Parts that say something went wrong: error parts and custom parts other than the provider's own (such as
+ * Anthropic's `anthropic.message_start`), such as the guard's reset part (`graceful-ai.reset`).
+ */
+const troubleIn = (wire: Wire, parts: TextStreamPart<ToolSet>[]) =>
+  parts.filter((p) => p.type === 'error' || (p.type === 'custom' && !p.kind.startsWith(`${wire.provider}.`)));
 
 describe.each(wires)('drop-in streamText on $name ($label)', (wire) => {
   it.each([
@@ -80,7 +83,7 @@ describe.each(wires)('drop-in streamText on $name ($label)', (wire) => {
     const { result } = run(wire);
     const { parts, shown } = await readStream(result.fullStream);
     expect(shown).toBe(ANSWER);
-    expect(noReset(parts)).toEqual([]);
+    expect(troubleIn(wire, parts)).toEqual([]);
     expect(await result.text).toBe(ANSWER);
     expect(await result.finishReason).toBe('stop');
     expect(streamed(requests)).toEqual([true, false]);
@@ -91,14 +94,16 @@ describe.each(wires)('drop-in streamText on $name ($label)', (wire) => {
   });
 
   it.each([
-    ['an in-band error', streamFault.error({ afterChars: 0 })],
-    ['a clean end without a finish', streamFault.endEarly({ afterChars: 0 })],
-  ])('%s before content → a new stream after the backoff, one step shown', async (_name, early) => {
-    const requests = mock([reply.text(ANSWER, { fault: early }), reply.text(ANSWER)]);
+    ['a 503', fault.serverError(503)],
+    ['a socket reset', reply.text(ANSWER, { fault: streamFault.cut({ afterChars: 0 }) })],
+    ['an in-band error', reply.text(ANSWER, { fault: streamFault.error({ afterChars: 0 }) })],
+    ['a clean end without a finish', reply.text(ANSWER, { fault: streamFault.endEarly({ afterChars: 0 }) })],
+  ])('%s before content → a new stream after the backoff, one step shown', async (_name, first) => {
+    const requests = mock([first, reply.text(ANSWER)]);
     const { result, delays } = run(wire);
     const { parts, shown } = await readStream(result.fullStream);
     expect(shown).toBe(ANSWER);
-    expect(noReset(parts)).toEqual([]);
+    expect(troubleIn(wire, parts)).toEqual([]);
     expect(parts.filter((p) => p.type === 'start-step')).toHaveLength(1);
     expect(streamed(requests)).toEqual([true, true]);
     expect(delays).toEqual([1000]);
@@ -150,7 +155,7 @@ describe.each(wires)('drop-in streamText on $name ($label)', (wire) => {
     const { result } = run(wire, { tools });
     const { parts, shown } = await readStream(result.fullStream);
     expect(shown).toBe(SUNNY);
-    expect(noReset(parts)).toEqual([]);
+    expect(troubleIn(wire, parts)).toEqual([]);
     expect(execute).toHaveBeenCalledOnce();
     expect(await result.text).toBe(SUNNY);
     expect(streamed(requests)).toEqual([true, true, false]);
