@@ -196,8 +196,11 @@ describe.each(wires)('drop-in streamText on $name ($label)', (wire) => {
       ]);
       const { execute, tools } = weatherTool();
       const { result } = run(wire, { tools, reasoning: true });
-      const { shown } = await readStream(result.fullStream);
+      const { parts, shown } = await readStream(result.fullStream);
       expect(shown).toBe(SUNNY);
+      const thought = parts.map((p) => (p.type === 'reasoning-delta' ? p.text : '')).join('');
+      expect(thought).toBe(thinking.text);
+      expect(troubleIn(wire, parts)).toEqual([]);
       expect(execute).toHaveBeenCalledOnce();
       expect(streamed(requests)).toEqual([true, false, true]);
       expect(signatureSent[wire.name](requests[2]!.body as Record<string, unknown>)).toBe('sig-weather-1');
