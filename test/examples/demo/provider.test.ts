@@ -27,6 +27,10 @@ describe('the demo on each provider', () => {
       expect(scene).toContain('attempt 2: generate ok, 74 characters shown');
       expect(scene).toContain(`result.text rejects: StreamFailedError: The model stream failed: ${revoked}`);
       expect(stdout).not.toContain('section crashed');
+      // The session scene: the provider's 429 retried after 2 s, its overflow compacted.
+      expect(stdout).toContain('Retrying (1/3) in 2s…');
+      expect(stdout).toContain('retry 1 succeeded');
+      expect(stdout).toContain('compacted to 2 messages (1 dropped); continuing');
       // What goes wrong is the plain SDK's, as the demo means it to; nothing of graceful-ai's.
       expect(stdout.trimEnd().split('\n').at(-1)).toBe(
         '⚠ What went wrong: plain AI SDK: tool read_file failed (the model saw the error text); ' +
