@@ -66,9 +66,10 @@ const signatureSent: Record<Wire['name'], (body: Record<string, unknown>) => unk
 };
 
 const streamed = (requests: RecordedRequest[]) => requests.map((r) => r.stream);
+
 /**
- * Parts that say something went wrong: error parts and custom parts other than the provider's own (such as
- * Anthropic's `anthropic.message_start`), such as the guard's reset part (`graceful-ai.reset`).
+ * Parts that say something went wrong: error parts, and custom parts that are not the provider's own (Anthropic's
+ * `anthropic.message_start` is), e.g. the guard's reset part (`graceful-ai.reset`).
  */
 const troubleIn = (wire: Wire, parts: TextStreamPart<ToolSet>[]) =>
   parts.filter((p) => p.type === 'error' || (p.type === 'custom' && !p.kind.startsWith(`${wire.provider}.`)));
