@@ -1,8 +1,16 @@
-/** The scenario matrix, `AgentSession`: retry, compaction and quota on every wire. */
-import type { ModelMessage } from 'ai';
+/** The scenario matrix, `AgentSession`: retries, a tool step kept across a retry, compaction and quota on every wire. */
+import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import { AgentSession } from '../../../../adapters/ai-sdk/agent-session.js';
-import { fault, lastUserText, reply, type Script, type Step } from '../../../../mocks/index.js';
+import { z } from 'zod';
+import { AgentSession, type AgentSessionOptions } from '../../../../adapters/ai-sdk/agent-session.js';
+import {
+  fault,
+  lastToolResults,
+  lastUserText,
+  reply,
+  type Script,
+  type Step,
+} from '../../../../mocks/index.js';
 import type { SessionEvent } from '../../../../src/session/events.js';
 import { type Wire, wires } from '../../../wires.js';
 import { mockEveryWire, recordedSleep } from './mocked.js';
@@ -10,10 +18,10 @@ import { mockEveryWire, recordedSleep } from './mocked.js';
 const mock = mockEveryWire();
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-function start(wire: Wire, script: Script, onUsageLimit?: (error: unknown) => false) {
+function start(wire: Wire, script: Script, options: Partial<AgentSessionOptions> = {}) {
   const requests = mock(script);
   const { sleep, delays } = recordedSleep();
-  const session = new AgentSession({ model: wire.model(), logger: quiet, sleep, onUsageLimit });
+  const session = new AgentSession({ model: wire.model(), logger: quiet, sleep, ...options });
   const events: SessionEvent<ModelMessage>[] = [];
   session.subscribe((event) => events.push(event));
   const retryEvents = () =>
@@ -45,6 +53,27 @@ describe.each(wires)('AgentSession on $name ($label)', (wire) => {
     expect(s.session.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 
+  it('a later step fails after a tool step: the retry continues after it, the tool never runs twice', async () => {
+    const execute = vi.fn(async ({ city }: { city: string }) => `sunny in ${city}`);
+    const weather = tool({ inputSchema: z.object({ city: z.string() }), execute });
+    const s = start(
+      wire,
+      [reply.toolCall('weather', { city: 'Oslo' }), fault.serverError(503), reply.text('Sunny.')],
+      { tools: { weather } },
+    );
+    await expect(s.session.prompt('weather?')).resolves.toMatchObject({ text: 'Sunny.' });
+    expect(execute).toHaveBeenCalledTimes(1);
+    expect(s.requests).toHaveLength(3);
+    expect(lastToolResults(s.requests[2]!)).toMatchObject([
+      { toolName: 'weather', output: expect.stringContaining('sunny in Oslo') },
+    ]);
+    expect(s.session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(s.events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result')).toMatchObject([
+      { type: 'tool_call', toolName: 'weather', input: { city: 'Oslo' } },
+      { type: 'tool_result', toolName: 'weather', output: 'sunny in Oslo' },
+    ]);
+  });
+
   it('a context overflow → compaction once, then the turn continues with a shorter context', async () => {
     const s = start(wire, [reply.text('a1'), fault.contextLengthExceeded(), reply.text('a2')]);
     await s.session.prompt('Summarise the first commit.');
@@ -65,7 +94,7 @@ describe.each(wires)('AgentSession on $name ($label)', (wire) => {
 
   it('a spent balance (insufficient quota) is terminal: the usage-limit hook is asked, no retry', async () => {
     const onUsageLimit = vi.fn((_error: unknown): false => false);
-    const s = start(wire, [fault.insufficientQuota(), reply.text('never')], onUsageLimit);
+    const s = start(wire, [fault.insufficientQuota(), reply.text('never')], { onUsageLimit });
     const error = await s.session.prompt('hi').catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'AI_APICallError', isRetryable: wire.name !== 'messages' });
     expect(onUsageLimit).toHaveBeenCalledOnce();
