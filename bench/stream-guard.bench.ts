@@ -1,4 +1,3 @@
-import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { streamText as sdkStreamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -6,6 +5,7 @@ import { isResetPart } from '../adapters/ai-sdk/reset-part.js';
 import { streamGuard } from '../adapters/ai-sdk/stream-guard.js';
 import { streamText } from '../adapters/ai-sdk/stream-text.js';
 import { lastUserText, reply, type Step, startMockServer, streamFault } from '../mocks/index.js';
+import { type Wire, wires } from '../test/wires.js';
 import { type Bench, compareAlternating, median, quantile, round, timeOnce } from './harness.js';
 
 const DELTAS = 10_000;
@@ -111,13 +111,14 @@ function chaosPlan(seed: number): Map<number, Step> {
 }
 
 interface ChaosStats {
-  complete: number;
+  /** Answers whose text, as the user is left with it (after any reset), equals the scripted answer. */
+  exact: number;
   duplicatedChars: number;
   requests: number;
   medianMs: number;
 }
 
-async function chaos(variant: 'plain' | 'graceful'): Promise<ChaosStats> {
+async function chaos(variant: 'plain' | 'graceful', wire: Wire): Promise<ChaosStats> {
   const plan = chaosPlan(42);
   const seen = new Set<number>();
   const mock = await startMockServer({
@@ -128,8 +129,8 @@ async function chaos(variant: 'plain' | 'graceful'): Promise<ChaosStats> {
       return first ? plan.get(i) : reply.text(answerText(i));
     },
   });
-  const model = createOpenAI({ apiKey: 'sk-bench', baseURL: mock.urls.openai }).chat('gpt-mock');
-  let complete = 0;
+  const model = wire.model(mock.urls);
+  let exact = 0;
   let duplicatedChars = 0;
   const times: number[] = [];
   try {
@@ -156,10 +157,10 @@ async function chaos(variant: 'plain' | 'graceful'): Promise<ChaosStats> {
           }
         }),
       );
-      if (view === expected) complete++;
+      if (view === expected) exact++;
       duplicatedChars += Math.max(0, raw.length - expected.length);
     }
-    return { complete, duplicatedChars, requests: mock.requests.length, medianMs: round(median(times)) };
+    return { exact, duplicatedChars, requests: mock.requests.length, medianMs: round(median(times)) };
   } finally {
     await mock.close();
   }
@@ -195,28 +196,32 @@ export const benches: Bench[] = [
       );
     },
   },
-  {
-    name: 'stream chaos (200 answers, 30% cut, 10% in-band error)',
-    async run() {
-      const plain = await chaos('plain');
-      const graceful = await chaos('graceful');
-      return {
-        name: 'stream chaos (200 answers, 30% cut, 10% in-band error)',
-        metrics: {
-          plainComplete: plain.complete,
-          gracefulComplete: graceful.complete,
-          plainDuplicatedChars: plain.duplicatedChars,
-          gracefulDuplicatedChars: graceful.duplicatedChars,
-          plainRequests: plain.requests,
-          gracefulRequests: graceful.requests,
-          plainMedianMs: plain.medianMs,
-          gracefulMedianMs: graceful.medianMs,
-        },
-        target: `graceful-ai: ${ANSWERS}/${ANSWERS} complete, 0 duplicated characters`,
-        met: graceful.complete === ANSWERS && graceful.duplicatedChars === 0,
-        notes:
-          'plain = ai streamText with streamRetries: 2, maxRetries: 0; graceful = the drop-in streamText',
-      };
-    },
-  },
+  ...wires.map(
+    (wire): Bench => ({
+      name: `stream chaos on ${wire.name} (200 answers, 30% cut, 10% in-band error)`,
+      async run() {
+        const plain = await chaos('plain', wire);
+        const graceful = await chaos('graceful', wire);
+        return {
+          name: `stream chaos on ${wire.name} (200 answers, 30% cut, 10% in-band error)`,
+          metrics: {
+            plainExact: plain.exact,
+            gracefulExact: graceful.exact,
+            plainDuplicatedChars: plain.duplicatedChars,
+            gracefulDuplicatedChars: graceful.duplicatedChars,
+            plainRequests: plain.requests,
+            gracefulRequests: graceful.requests,
+            plainMedianMs: plain.medianMs,
+            gracefulMedianMs: graceful.medianMs,
+          },
+          target: `graceful-ai: ${ANSWERS}/${ANSWERS} exact, 0 duplicated characters`,
+          met: graceful.exact === ANSWERS && graceful.duplicatedChars === 0,
+          notes:
+            `${wire.label} on the loopback fault server, the wire's own in-band error frame; ` +
+            'plain = ai streamText with streamRetries: 2, maxRetries: 0; graceful = the drop-in streamText; ' +
+            'exact = the text the user is left with equals the answer',
+        };
+      },
+    }),
+  ),
 ];

@@ -1,13 +1,19 @@
 /** What every demo section gets and returns. A section is a module exporting `run(ctx): Promise<DemoSummary>`. */
 import type { LanguageModel } from 'ai';
 import type { MockServer, Script } from '../../mocks/index.js';
+import type { ProviderName } from './provider.js';
 import type { Transcript } from './transcript.js';
 
 export interface DemoContext {
   /** The transcript printer. */
   print: Transcript;
-  /** A model (chat API) on the mock server, or on the real OpenAI API with `--live`. Default id `gpt-4o-mini`. */
+  /**
+   * A model of the chosen provider (`--provider`; OpenAI: chat API) on the mock server, or on the real API with
+   * `--live`. Default id: the provider's (`gpt-4o-mini`, `claude-haiku-4-5`, `gemini-2.5-flash`).
+   */
   model(id?: string): LanguageModel;
+  /** The provider the demo runs on (`--provider`, default `openai`). */
+  provider: ProviderName;
   /** The loopback fault server; `undefined` with `--live`. */
   mock: MockServer | undefined;
   /** Sets this section's script on the mock (clears its recorded requests); does nothing with `--live`. */

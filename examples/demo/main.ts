@@ -1,13 +1,14 @@
 /**
  * The graceful-ai demo: `npm run demo` (scripted faults on a loopback mock, no key, no network) or
- * `npm run demo -- --live` with OPENAI_API_KEY (the real API; faults are then whatever happens).
+ * `npm run demo -- --live` with the provider's key (the real API; faults are then whatever happens).
+ * `--provider anthropic` or `--provider google` runs it on that provider's package and wire (default openai).
  * Each section is one module; add yours to `sections`.
  */
-import { createOpenAI } from '@ai-sdk/openai';
 import { startMockServer } from '../../mocks/index.js';
 import type { DemoContext, DemoSection, DemoSummary } from './context.js';
 import * as gracefulTool from './graceful-tool.js';
 import * as plainSdk from './plain-sdk.js';
+import { type ProviderName, providerFromArgs, providers } from './provider.js';
 import * as resilience from './resilience.js';
 import * as sessionDemo from './session.js';
 import * as sharedBreaker from './shared-breaker.js';
@@ -18,25 +19,35 @@ const sections: DemoSection[] = [plainSdk, streaming, gracefulTool, resilience, 
 
 async function main(): Promise<void> {
   const live = process.argv.includes('--live');
-  if (live && !process.env.OPENAI_API_KEY) {
-    console.error('--live needs OPENAI_API_KEY in the environment.');
+  let name: ProviderName;
+  try {
+    name = providerFromArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 1;
+    return;
+  }
+  const provider = providers[name];
+  if (live && !process.env[provider.keyVariable]) {
+    console.error(`--live needs ${provider.keyVariable} in the environment.`);
     process.exitCode = 1;
     return;
   }
   const print = createTranscript();
   const mock = live ? undefined : await startMockServer({ script: [] });
-  const openai = createOpenAI(mock ? { apiKey: 'sk-demo', baseURL: mock.urls.openai } : {});
+  const models = provider.models(mock && provider.mockURL(mock));
   const ctx: DemoContext = {
     print,
     live,
+    provider: name,
     mock,
-    model: (id = 'gpt-4o-mini') => openai.chat(id),
+    model: (id = provider.defaultModel) => models(id),
     script: (script) => mock?.setScript(script),
   };
   print.info(
     live
-      ? 'graceful-ai demo against the real OpenAI API'
-      : `graceful-ai demo against the fault mock at ${mock!.urls.openai}`,
+      ? `graceful-ai demo against the real ${provider.label} API`
+      : `graceful-ai demo on ${provider.label}, against the fault mock at ${provider.mockURL(mock!)}`,
   );
   const summaries: DemoSummary[] = [];
   try {

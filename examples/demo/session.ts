@@ -76,17 +76,15 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
           fault.contextLengthExceeded(),
           reply.text('The lexer now handles CRLF line endings.', { chunkChars: 8, frameDelayMs: 10 }),
         )
-      : // Turn 1: a 429 with no retry-after, so the session's own backoff applies (2 s), then the answer.
+      : // Turn 1: a 429 in the provider's words, asking for 2 s (OpenAI in its message, Gemini in RetryInfo;
+        // Anthropic's says nothing without its retry-after header, so the session's own first backoff, 2 s, applies).
         firstTimeThen(
           'commit',
-          fault.http(429, {
-            error: {
-              message:
-                'Rate limit reached for gpt-4o in organization org-mock on requests per min (RPM): Limit 500, Used 500, Requested 1.',
-              type: 'requests',
-              param: null,
-              code: 'rate_limit_exceeded',
-            },
+          fault.rateLimit({
+            budget: 'requests',
+            retryAfterSeconds: 2,
+            retryAfterHeader: false,
+            rateLimitHeaders: false,
           }),
           reply.text('Three files changed: parser.ts, lexer.ts and their tests.', {
             chunkChars: 8,

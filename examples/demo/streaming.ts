@@ -11,6 +11,14 @@ import { streamText } from '../../adapters/ai-sdk/stream-text.js';
 import { reply, streamFault } from '../../mocks/index.js';
 import type { AttemptRecord } from '../../src/stream/attempt-record.js';
 import type { DemoContext, DemoSummary } from './context.js';
+import type { ProviderName } from './provider.js';
+
+/** A revoked key as each provider words it, sent in-band by the provider's own error frame. */
+const revokedKey: Record<ProviderName, { code: string; message: string }> = {
+  openai: { code: 'invalid_api_key', message: 'Incorrect API key provided' },
+  anthropic: { code: 'authentication_error', message: 'invalid x-api-key' },
+  google: { code: 'UNAUTHENTICATED', message: 'Request had invalid authentication credentials.' },
+};
 
 const answer =
   'Paris is the capital of France. It sits on the Seine and has about two million inhabitants in the city proper.';
@@ -75,11 +83,7 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
   ctx.script([
     reply.text(answer, {
       chunkChars: 6,
-      fault: streamFault.error({
-        afterChars: 12,
-        code: 'invalid_api_key',
-        message: 'Incorrect API key provided',
-      }),
+      fault: streamFault.error({ afterChars: 12, ...revokedKey[ctx.provider] }),
     }),
   ]);
   print.user(prompt);

@@ -7,6 +7,7 @@
 import { APICallError, generateText, type LanguageModel } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import {
+  type Api,
   fault,
   type InBandErrorFormat,
   type NetworkFailure,
@@ -16,18 +17,13 @@ import {
   streamFault,
 } from '../../mocks/index.js';
 import { classifyError } from '../../src/classify/index.js';
+import { wire, wires as wireTable } from '../wires.js';
 import { causeCode, consume, errorName } from './consume.js';
 import { type Mocked, transports } from './harness.js';
 
-const wires = ['chat', 'responses', 'messages', 'generateContent'] as const;
-type Wire = (typeof wires)[number];
-const modelOf = (m: Mocked, wire: Wire): LanguageModel =>
-  ({
-    chat: () => m.openai.chat('gpt-4o'),
-    responses: () => m.openai.responses('gpt-4o'),
-    messages: () => m.anthropic('claude-sonnet-4-5'),
-    generateContent: () => m.google('gemini-2.5-flash'),
-  })[wire]();
+const wires = wireTable.map((w) => w.name);
+type Wire = Api;
+const modelOf = (m: Mocked, name: Wire): LanguageModel => wire(name).model(m.urls);
 
 describe.each(transports)('every wire over $name', (t) => {
   t.use();

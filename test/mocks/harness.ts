@@ -4,13 +4,21 @@ import { createGoogleGenerativeAI, type GoogleGenerativeAIProvider } from '@ai-s
 import { createOpenAI, type OpenAIProvider } from '@ai-sdk/openai';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { mockHandlers, type RecordedRequest, type Script, startMockServer } from '../../mocks/index.js';
+import {
+  mockHandlers,
+  type ProviderBaseURLs,
+  type RecordedRequest,
+  type Script,
+  startMockServer,
+} from '../../mocks/index.js';
 
 /** A started mock: a provider of each kind pointed at it, and what it recorded. */
 export interface Mocked {
   openai: OpenAIProvider;
   anthropic: AnthropicProvider;
   google: GoogleGenerativeAIProvider;
+  /** The loopback server's base URLs; `undefined` with MSW, which serves the providers' own. */
+  urls: ProviderBaseURLs | undefined;
   requests: RecordedRequest[];
 }
 
@@ -42,6 +50,7 @@ export const transports: Transport[] = [
         openai: createOpenAI({ apiKey }),
         anthropic: createAnthropic({ apiKey }),
         google: createGoogleGenerativeAI({ apiKey }),
+        urls: undefined,
         requests: handlers.requests,
       };
     },
@@ -61,6 +70,7 @@ export const transports: Transport[] = [
         openai: createOpenAI({ apiKey, baseURL: urls.openai }),
         anthropic: createAnthropic({ apiKey, baseURL: urls.anthropic }),
         google: createGoogleGenerativeAI({ apiKey, baseURL: urls.google }),
+        urls,
         requests: server.requests,
       };
     },

@@ -2,15 +2,13 @@ import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAI } from '@ai-sdk/openai';
-import { APICallError, type ModelMessage, tool } from 'ai';
+import { APICallError, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
 import { AgentSession, type AgentSessionOptions } from '../../../adapters/ai-sdk/agent-session.js';
 import {
   fault,
-  lastToolResults,
   lastUserText,
   mockHandlers,
   type RecordedRequest,
@@ -73,6 +71,8 @@ function start(
   return { session, events, retryEvents, sleeps, requests: handlers.requests as RecordedRequest[] };
 }
 
+// A tool step kept across a retry, and retries, compaction and quota on every wire:
+// matrix/agent-session.matrix.test.ts.
 describe.each<Api>(['chat', 'responses'])('AgentSession over the %s API', (api) => {
   it('retries 503s with 2 s then 4 s, emits the retry events in order, and resolves with the answer', async () => {
     const s = start([fault.serverError(503), fault.serverError(500), reply.text('Hello there')], { api });
@@ -119,29 +119,6 @@ describe.each<Api>(['chat', 'responses'])('AgentSession over the %s API', (api) 
     expect(s.session.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(s.requests).toHaveLength(3);
     expect(s.session.isRetrying).toBe(false);
-  });
-
-  it('never re-runs a completed tool step when a later step fails (streamText would report success)', async () => {
-    const execute = vi.fn(async ({ city }: { city: string }) => `sunny in ${city}`);
-    const weather = tool({ inputSchema: z.object({ city: z.string() }), execute });
-    const s = start(
-      [reply.toolCall('weather', { city: 'Oslo' }), fault.serverError(503), reply.text('Sunny.')],
-      {
-        api,
-        tools: { weather },
-      },
-    );
-    await expect(s.session.prompt('weather?')).resolves.toMatchObject({ text: 'Sunny.' });
-    expect(execute).toHaveBeenCalledTimes(1);
-    expect(s.requests).toHaveLength(3);
-    expect(lastToolResults(s.requests[2]!)).toMatchObject([
-      { output: expect.stringContaining('sunny in Oslo') },
-    ]);
-    expect(s.session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(s.events.filter((e) => e.type === 'tool_call' || e.type === 'tool_result')).toMatchObject([
-      { type: 'tool_call', toolName: 'weather', input: { city: 'Oslo' } },
-      { type: 'tool_result', toolName: 'weather', output: 'sunny in Oslo' },
-    ]);
   });
 });
 

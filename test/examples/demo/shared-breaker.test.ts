@@ -40,6 +40,7 @@ describeWithRedis('demo scale-out scene: two processes, one breaker', (server) =
       live: false,
       mock,
       model: (id = 'gpt-4o-mini') => openai.chat(id),
+      provider: 'openai',
       script: (script) => mock.setScript(script),
     };
     const summary = await scene(ctx, server().url);

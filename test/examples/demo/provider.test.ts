@@ -1,0 +1,74 @@
+/** `npm run demo -- --provider <name>`: the whole demo in a child process, on each provider's package and wire. */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { providerFromArgs } from '../../../examples/demo/provider.js';
+import { runChild } from '../../child.js';
+
+const main = fileURLToPath(new URL('../../../examples/demo/main.ts', import.meta.url));
+// Its stdout is a pipe, not a TTY: the transcript is plain text.
+const demo = (args: string[]) => runChild(main, args, { killAfterMs: 50_000 });
+
+describe('the demo on each provider', () => {
+  it.concurrent.each([
+    ['openai', [], 'OpenAI (chat completions)', 'Incorrect API key provided'],
+    ['anthropic', ['--provider', 'anthropic'], 'Anthropic (Messages)', 'invalid x-api-key'],
+    ['google', ['--provider=google'], 'Google (Gemini)', 'Request had invalid authentication'],
+  ])(
+    '%s: the stream scene recovers on its wire, every section runs',
+    async (_name, args, label, revoked) => {
+      const { code, killed, stdout, stderr } = await demo(args);
+      expect({ code, killed, stderr }).toEqual({ code: 0, killed: false, stderr: '' });
+      expect(stdout).toContain(`graceful-ai demo on ${label}, against the fault mock at http://127.0.0.1:`);
+      const scene = stdout.slice(stdout.indexOf('━━ Streaming'), stdout.indexOf('━━ gracefulTool'));
+      // The plain SDK shows the first 36 characters twice; the drop-in shows every character once.
+      expect(scene).toContain('the user read 36 characters twice');
+      expect(scene).toContain('one seamless answer: each character exactly once.');
+      expect(scene).toMatch(/attempt 1: stream failed \(transient, status:5\d\d\), 36 characters shown/);
+      expect(scene).toContain('attempt 2: generate ok, 74 characters shown');
+      expect(scene).toContain(`result.text rejects: StreamFailedError: The model stream failed: ${revoked}`);
+      expect(stdout).not.toContain('section crashed');
+      // The session scene: the provider's 429 retried after 2 s, its overflow compacted.
+      expect(stdout).toContain('Retrying (1/3) in 2s…');
+      expect(stdout).toContain('retry 1 succeeded');
+      expect(stdout).toContain('compacted to 2 messages (1 dropped); continuing');
+      // What goes wrong is the plain SDK's, as the demo means it to; nothing of graceful-ai's.
+      expect(stdout.trimEnd().split('\n').at(-1)).toBe(
+        '⚠ What went wrong: plain AI SDK: tool read_file failed (the model saw the error text); ' +
+          'plain AI SDK: 429 retried silently; plain AI SDK: stream cut mid-answer (turn lost); ' +
+          'streaming: plain SDK: duplicated text after a stream retry.',
+      );
+    },
+    // Three whole demos at once, each waiting out its scripted 429s for real: a bound for a hang, not a timing.
+    60_000,
+  );
+
+  it('an unknown provider is refused at once with the names it takes', async () => {
+    const { code, stdout, stderr } = await demo(['--provider', 'azure']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim()).toBe(
+      'Unknown provider "azure" for --provider: use openai, anthropic or google (default openai).',
+    );
+  });
+});
+
+describe('providerFromArgs', () => {
+  it('reads --provider NAME and --provider=NAME; openai by default; the last one given wins', () => {
+    expect(providerFromArgs([])).toBe('openai');
+    expect(providerFromArgs(['--live'])).toBe('openai');
+    expect(providerFromArgs(['--provider', 'anthropic'])).toBe('anthropic');
+    expect(providerFromArgs(['--provider=google', '--live'])).toBe('google');
+    expect(providerFromArgs(['--provider', 'google', '--provider', 'openai'])).toBe('openai');
+  });
+
+  it.each([
+    [['--provider'], '--provider needs a name: openai, anthropic or google.'],
+    [['--provider', '--live'], '--provider needs a name: openai, anthropic or google.'],
+    [['--provider='], '--provider needs a name: openai, anthropic or google.'],
+    [['--provider', 'Anthropic'], 'Unknown provider "Anthropic" for --provider'],
+    [['--provider', 'toString'], 'Unknown provider "toString" for --provider'],
+  ])('%j is refused: %s', (argv, message) => {
+    expect(() => providerFromArgs(argv)).toThrow(TypeError);
+    expect(() => providerFromArgs(argv)).toThrow(message);
+  });
+});
