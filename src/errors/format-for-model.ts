@@ -296,7 +296,8 @@ export function formatToolError(error: unknown, context: ToolErrorContext = {}):
           ),
         ]
       : renderChain(error, limit);
-    if (context.details) pieces.push({ glue: '\n' }, clean(context.details, limit));
+    // Details are graceful-ai's own lines: scanned, but never joined to a message.
+    if (context.details) pieces.push({ glue: `\n${clean(context.details, limit)}` });
     const tail = guidance ? `\n\n${guidance}` : '';
     const head = redactPieces(pieces, context.redact);
     return `${truncate(head, Math.max(0, max - tail.length))}${tail}`;

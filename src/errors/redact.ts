@@ -61,20 +61,11 @@ function secretSpans(text: string, envValues: readonly string[]): number[] {
 }
 
 /**
- * A key as long as this, found whole at the end of one piece, is taken as complete: the joined view does not extend
- * it into the next piece's first word. A shorter one may be the first half of a key cut in two.
- */
-const COMPLETE_KEY = 24;
-
-/**
  * Secrets that cross a border between content pieces (found in the content joined without the glue), cut at the
- * borders and placed in the full text, so the glue between the halves stays.
+ * borders and placed in the full text, so the glue between the halves stays. A key that ends one piece is thus
+ * continued into the next piece's first token: the next message may lose a word rather than a key keep its half.
  */
-function splitSecrets(
-  pieces: readonly TextPiece[],
-  full: readonly number[],
-  envValues: readonly string[],
-): number[] {
+function splitSecrets(pieces: readonly TextPiece[], envValues: readonly string[]): number[] {
   // Where each content piece starts in the joined content and in the full text; `starts` ends with the total.
   const starts: number[] = [];
   const offsets: number[] = [];
@@ -91,10 +82,6 @@ function splitSecrets(
     } else offset += piece.glue.length;
   }
   starts.push(joined);
-  // Piece ends (in the full text) where a long enough key already ended.
-  const completeAt = new Set<number>();
-  for (let k = 0; k < full.length; k += 2)
-    if (full[k + 1]! - full[k]! >= COMPLETE_KEY) completeAt.add(full[k + 1]!);
   const spans = secretSpans(contents.join(''), envValues);
   const out: number[] = [];
   for (let k = 0; k < spans.length; k += 2) {
@@ -105,14 +92,11 @@ function splitSecrets(
     let last = first;
     while (starts[last + 1]! < end) last++;
     if (last === first) continue;
-    const parts: number[] = [];
     for (let p = first; p <= last; p++) {
       const from = Math.max(start, starts[p]!) - starts[p]! + offsets[p]!;
       const to = Math.min(end, starts[p + 1]!) - starts[p]! + offsets[p]!;
-      if (p < last && completeAt.has(to)) break;
-      if (to > from) parts.push(from, to);
+      if (to > from) out.push(from, to);
     }
-    for (const position of parts) out.push(position);
   }
   return out;
 }
@@ -172,8 +156,7 @@ export function redactPieces(pieces: readonly TextPiece[], extra?: RedactOption)
     const full = texts.join('');
     const envValues = envSecrets();
     const spans = secretSpans(full, envValues);
-    if (pieces.length > 1)
-      for (const position of splitSecrets(pieces, spans, envValues)) spans.push(position);
+    if (pieces.length > 1) for (const position of splitSecrets(pieces, envValues)) spans.push(position);
     return applyExtra(replaceSpans(full, spans), extra);
   } catch {
     return `${REDACTED} (redaction failed, so the text was withheld)`;
