@@ -2,7 +2,7 @@ import { read, safeJson } from '../util/guarded.js';
 import { checkSize } from '../util/validate.js';
 import { ModelRetry } from './model-retry.js';
 import { modelText, type ToolErrorGuidance } from './model-text.js';
-import { type RedactOption, redactPieces, type TextPiece } from './redact.js';
+import { isTokenChar, type RedactOption, redactPieces, type TextPiece } from './redact.js';
 
 export type { ToolErrorGuidance } from './model-text.js';
 
@@ -74,22 +74,6 @@ const STACK_LINE = /^\s+at\s\S.*$/gm;
 /** How far back a cut looks for the start of the token it would split. */
 const MAX_TOKEN_CUT = 256;
 
-/** A character of a key, token or escape: a cut between two of them may split a secret. */
-function isTokenChar(c: number): boolean {
-  return (
-    (c >= 0x30 && c <= 0x39) ||
-    ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) ||
-    c === 0x2d ||
-    c === 0x5f ||
-    c === 0x2b ||
-    c === 0x2f ||
-    c === 0x3d ||
-    c === 0x2e ||
-    c === 0x25 ||
-    c === 0x5c
-  );
-}
-
 /**
  * `text` cut to `limit` characters. A token the cut would split is dropped whole: half a key is too short to be
  * recognised as one, and it is still half a secret.
@@ -118,20 +102,38 @@ function isErrorLike(value: object): boolean {
   return typeof read(value, 'message') === 'string' && typeof read(value, 'name') === 'string';
 }
 
-/** One rendered value: `lead` is our wording (a name, "Thrown value: "), `text` what the value itself says. */
+/**
+ * One rendered value: `lead` is our wording (a name, "Thrown value: "), `text` what the value itself says, and
+ * whether cleaning trimmed whitespace before or after it (what was split there was split at a space).
+ */
 interface Described {
   readonly lead: string;
   readonly text: string;
+  readonly spaceBefore?: boolean;
+  readonly spaceAfter?: boolean;
 }
 
 const said = (lead: string, text = ''): Described => ({ lead, text });
+
+const isSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+
+/** `raw` cleaned (see `clean`) as what a value says after `lead`. */
+function saidCleaned(lead: string, raw: string, limit: number): Described {
+  const last = Math.min(raw.length, limit) - 1;
+  return {
+    lead,
+    text: clean(raw, limit),
+    spaceBefore: isSpace(raw.charCodeAt(0)),
+    spaceAfter: last >= 0 && isSpace(raw.charCodeAt(last)),
+  };
+}
 
 /** One line for one thrown value, whatever it is. Never throws. */
 function describe(value: unknown, limit: number): Described {
   switch (typeof value) {
     case 'string': {
-      const text = clean(value, limit);
-      return text ? said('', text) : said('Error (empty message)');
+      const described = saidCleaned('', value, limit);
+      return described.text ? described : said('Error (empty message)');
     }
     case 'undefined':
       return said('Unknown error (the tool threw undefined)');
@@ -153,9 +155,12 @@ function describe(value: unknown, limit: number): Described {
     const rawName = read(object, 'name');
     const rawMessage = read(object, 'message');
     const name = typeof rawName === 'string' && rawName ? clean(rawName, 200) : 'Error';
+    const issues = issuesText(object, limit);
     const message =
-      issuesText(object, limit) ?? (typeof rawMessage === 'string' ? clean(rawMessage, limit) : '');
-    return message ? said(`${name}: `, message) : said(name);
+      issues !== undefined
+        ? said(`${name}: `, issues)
+        : saidCleaned(`${name}: `, typeof rawMessage === 'string' ? rawMessage : '', limit);
+    return message.text ? message : said(name);
   }
   if (Array.isArray(object)) {
     const json = safeJson(object);
@@ -164,12 +169,12 @@ function describe(value: unknown, limit: number): Described {
       : said('Thrown value: ', bounded(json, limit));
   }
   const message = read(object, 'message');
-  if (typeof message === 'string' && message) return said('Error: ', clean(message, limit));
+  if (typeof message === 'string' && message) return saidCleaned('Error: ', message, limit);
   const json = safeJson(object);
   if (json !== undefined && json !== '{}') return said('Thrown object: ', bounded(json, limit));
   const text = safeString(() => String(object));
   return text && text !== '[object Object]'
-    ? said('Thrown value: ', clean(text, limit))
+    ? saidCleaned('Thrown value: ', text, limit)
     : said('Thrown value: ', tag(object));
 }
 
@@ -222,9 +227,12 @@ function innerErrors(value: unknown): unknown[] {
 function renderChain(error: unknown, limit: number): TextPiece[] {
   const pieces: TextPiece[] = [];
   const lines: string[] = [];
-  const add = (prefix: string, { lead, text }: Described): void => {
-    pieces.push({ glue: `${lines.length > 0 ? '\n' : ''}${prefix}${lead}` }, text);
+  let spaceAfterPrevious = false;
+  const add = (prefix: string, { lead, text, spaceBefore, spaceAfter }: Described): void => {
+    const glue = `${lines.length > 0 ? '\n' : ''}${prefix}${lead}`;
+    pieces.push(spaceAfterPrevious || spaceBefore ? { glue, join: ' ' } : { glue }, text);
     lines.push(`${prefix}${lead}${text}`);
+    spaceAfterPrevious = spaceAfter === true;
   };
   const seen = new Set<unknown>();
   let current: unknown = error;

@@ -12,11 +12,12 @@ export const REDACTED = '[REDACTED]';
 export type RedactOption = RegExp | readonly RegExp[] | ((text: string) => string);
 
 /**
- * Text made of pieces: content is scanned in place AND joined with the content around it, so a key split between
- * two pieces (the end of one cause's message, the start of the next) is found; glue (`\nCaused by: Error: `) is
- * scanned in place only and kept when a split key around it is replaced.
+ * Text made of pieces: content is scanned in place AND read joined with the content around it, so a key split
+ * between two pieces (the end of one cause's message, the start of the next) is found; glue (`\nCaused by: Error: `)
+ * is scanned in place only and kept when a split key around it is replaced. `join` is how the joined reading sees
+ * the glue's place (see `splitSecrets`).
  */
-export type TextPiece = string | { readonly glue: string };
+export type TextPiece = string | { readonly glue: string; readonly join?: ' ' };
 
 const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
 /** Shorter values (`1`, `true`, `dev`) would redact ordinary words. */
@@ -60,42 +61,85 @@ function secretSpans(text: string, envValues: readonly string[]): number[] {
   return spans;
 }
 
+/** A character of a key, token or escape: a cut between two of them may split a secret. */
+export function isTokenChar(c: number): boolean {
+  return (
+    (c >= 0x30 && c <= 0x39) ||
+    ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) ||
+    c === 0x2d ||
+    c === 0x5f ||
+    c === 0x2b ||
+    c === 0x2f ||
+    c === 0x3d ||
+    c === 0x2e ||
+    c === 0x25 ||
+    c === 0x5c
+  );
+}
+
+const isLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+
 /**
- * Secrets that cross a border between content pieces (found in the content joined without the glue), cut at the
- * borders and placed in the full text, so the glue between the halves stays. A key that ends one piece is thus
- * continued into the next piece's first token: the next message may lose a word rather than a key keep its half.
+ * Whether `text` ends a clause, so the next message starts afresh: with `!`, `?`, `)`, `]`, `}`, or a word and
+ * dots ("Required."). A `.` after anything else may be inside a key (a JWT, `ya29.`); a quote may open a value;
+ * `;` and `,` may be inside an ANSI sequence.
+ */
+function endsClause(text: string): boolean {
+  let k = text.length - 1;
+  const last = text.charCodeAt(k);
+  if (last === 0x21 || last === 0x3f || last === 0x29 || last === 0x5d || last === 0x7d) return true;
+  if (last !== 0x2e) return false;
+  while (k >= 0 && text.charCodeAt(k) === 0x2e) k--;
+  let word = k;
+  while (word >= 0 && isLetter(text.charCodeAt(word))) word--;
+  return word < k && (word < 0 || !isTokenChar(text.charCodeAt(word)));
+}
+
+/**
+ * Secrets found in the content read joined (a key cut in two between two messages, or a value whose `Bearer` or
+ * `api_key=` ends the previous message), cut at the borders and placed in the full text, so the glue stays. Each
+ * border is read as its `join` when given (a space the rendering trimmed), as a line break after a message that
+ * ends a clause, else as nothing: a message that stops mid-token is read as continued.
  */
 function splitSecrets(pieces: readonly TextPiece[], envValues: readonly string[]): number[] {
-  // Where each content piece starts in the joined content and in the full text; `starts` ends with the total.
-  const starts: number[] = [];
-  const offsets: number[] = [];
+  // Each content piece's start in the joined reading and in the full text.
+  const joinedStarts: number[] = [];
+  const fullStarts: number[] = [];
   const contents: string[] = [];
-  let offset = 0;
+  const parts: string[] = [];
+  let full = 0;
   let joined = 0;
+  let join: string | undefined;
   for (const piece of pieces) {
-    if (typeof piece === 'string') {
-      starts.push(joined);
-      offsets.push(offset);
-      contents.push(piece);
-      joined += piece.length;
-      offset += piece.length;
-    } else offset += piece.glue.length;
+    if (typeof piece !== 'string') {
+      full += piece.glue.length;
+      if (piece.join !== undefined) join = piece.join;
+      continue;
+    }
+    if (piece.length === 0) continue;
+    const previous = contents[contents.length - 1];
+    if (previous !== undefined) {
+      const border = join ?? (endsClause(previous) ? '\n' : '');
+      parts.push(border);
+      joined += border.length;
+    }
+    join = undefined;
+    joinedStarts.push(joined);
+    fullStarts.push(full);
+    contents.push(piece);
+    parts.push(piece);
+    joined += piece.length;
+    full += piece.length;
   }
-  starts.push(joined);
-  const spans = secretSpans(contents.join(''), envValues);
+  if (contents.length < 2) return [];
+  const spans = secretSpans(parts.join(''), envValues);
   const out: number[] = [];
   for (let k = 0; k < spans.length; k += 2) {
-    const start = spans[k]!;
-    const end = spans[k + 1]!;
-    let first = 0;
-    while (starts[first + 1]! <= start) first++;
-    let last = first;
-    while (starts[last + 1]! < end) last++;
-    if (last === first) continue;
-    for (let p = first; p <= last; p++) {
-      const from = Math.max(start, starts[p]!) - starts[p]! + offsets[p]!;
-      const to = Math.min(end, starts[p + 1]!) - starts[p]! + offsets[p]!;
-      if (to > from) out.push(from, to);
+    for (let p = 0; p < contents.length; p++) {
+      const from = Math.max(spans[k]!, joinedStarts[p]!);
+      const to = Math.min(spans[k + 1]!, joinedStarts[p]! + contents[p]!.length);
+      if (to > from)
+        out.push(from - joinedStarts[p]! + fullStarts[p]!, to - joinedStarts[p]! + fullStarts[p]!);
     }
   }
   return out;

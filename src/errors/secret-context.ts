@@ -1,5 +1,12 @@
 import { ALNUM, LETTER, SECRET_NAMES, TOKEN } from './secret-formats.js';
-import { code, hasDigitAndLetter, isClass, push, runEnd } from './secret-scan-state.js';
+import {
+  code,
+  hasDigitAndLetter,
+  isClass,
+  looksLikeCredential,
+  push,
+  tokenEnd,
+} from './secret-scan-state.js';
 
 /**
  * Secrets known by where they stand rather than by their shape: the value of a secret-named field
@@ -18,7 +25,7 @@ const SLASH = 0x2f;
 const AT = 0x40;
 /** How far a quoted value is followed before it is read as unquoted. */
 const MAX_QUOTED = 1024;
-/** An ordinary word after `name: ` is prose ("password: Required"), not a password, up to this length. */
+/** An ordinary word after `name: ` is prose ("password: Required."), not a password, up to this length. */
 const MAX_PROSE_WORD = 32;
 /** A weak name's value must be at least this long, with a letter and a digit among its first `WEAK_WINDOW`. */
 const MIN_WEAK_VALUE = 16;
@@ -103,26 +110,36 @@ function isNullish(text: string, from: number, to: number): boolean {
   return to - from <= 9 && NULLISH.has(text.slice(from, to).toLowerCase());
 }
 
-function onlyLetters(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (!isClass(text, k, LETTER)) return false;
-  return true;
+/** An ordinary word (letters, up to `MAX_PROSE_WORD`), alone or ending a clause: "Required", "Required." */
+function isProseWord(text: string, from: number, to: number): boolean {
+  let k = from;
+  while (k < to && k - from <= MAX_PROSE_WORD && isClass(text, k, LETTER)) k++;
+  if (k === from || k - from > MAX_PROSE_WORD) return false;
+  const next = code(text, k);
+  return k === to || next === 0x2e || next === 0x2c || next === 0x21 || next === 0x3f || next === 0x3b;
 }
 
 /**
- * In an `Authorization` value [from, to): after a scheme word (`Basic`, `Token`, `Digest`) and spaces, where the
- * credential starts, or -1 when the value has no scheme. Unquoted, the value is the scheme word alone.
+ * In an `Authorization` value [from, to): after a scheme word (`Basic`, `Token`, `Digest`) and spaces, the
+ * credential's [start, end) when it looks like one, or undefined. Unquoted, the value is the scheme word alone.
  */
-function credentialAfterScheme(text: string, from: number, to: number, quoted: boolean): number {
+function credentialAfterScheme(
+  text: string,
+  from: number,
+  to: number,
+  quoted: boolean,
+): [number, number] | undefined {
+  // Schemes are written capitalised (`Basic`, `Token`); "Authorization: required here" has none.
+  const first = code(text, from);
+  if (first < 0x41 || first > 0x5a) return undefined;
   let word = from;
   while (word < to && isClass(text, word, LETTER)) word++;
-  if (word === from || (quoted ? word >= to : word !== to)) return -1;
-  let credential = word;
-  while (credential - word < 8 && (code(text, credential) === SPACE || code(text, credential) === TAB)) {
-    credential++;
-  }
-  if (credential === word) return -1;
-  if (quoted) return credential < to ? credential : -1;
-  return isClass(text, credential, TOKEN) ? credential : -1;
+  if (quoted ? word >= to : word !== to) return undefined;
+  let start = word;
+  while (start - word < 8 && (code(text, start) === SPACE || code(text, start) === TAB)) start++;
+  if (start === word) return undefined;
+  const end = quoted ? to : tokenEnd(text, start);
+  return looksLikeCredential(text, start, end) ? [start, end] : undefined;
 }
 
 /**
@@ -141,45 +158,57 @@ export function keyValueAt(text: string, at: number): number {
   const close = open === QUOTE || open === APOSTROPHE || open === BACKTICK ? closingQuote(text, start) : -1;
   const quoted = close >= 0;
   const from = quoted ? start + 1 : start;
-  const to = quoted ? close : runEnd(text, start, TOKEN);
+  const to = quoted ? close : tokenEnd(text, start);
   const end = quoted ? close + 1 : to;
   if (to === from || isNullish(text, from, to)) return -1;
   if (kind === 'scheme') {
     const credential = credentialAfterScheme(text, from, to, quoted);
-    if (credential >= 0) {
-      const credentialEnd = quoted ? to : runEnd(text, credential, TOKEN);
-      push(credential, credentialEnd);
-      return Math.max(end, credentialEnd);
+    if (credential !== undefined) {
+      push(credential[0], credential[1]);
+      return Math.max(end, credential[1]);
     }
   }
   if (kind === 'weak') {
     if (to - from < MIN_WEAK_VALUE || !hasDigitAndLetter(text, from, Math.min(to, from + WEAK_WINDOW)))
       return -1;
-  } else if (
-    separator === COLON &&
-    spaced &&
-    !quoted &&
-    to - from <= MAX_PROSE_WORD &&
-    onlyLetters(text, from, to)
-  ) {
+  } else if (separator === COLON && spaced && !quoted && isProseWord(text, from, to)) {
     return -1;
   }
   push(quoted ? start : from, end);
   return end;
 }
 
-/** `scheme://user:password@host` at the `:` of `://`: redacts the password (up to the last `@` before the host). */
+/**
+ * `scheme://user:password@host` at the `:` of `://`: redacts the password, up to the last `@` before the path (a
+ * password may hold `@`, `#` or `?`). Digits after the colon up to `?`/`#` are a port (`localhost:3000?to=a@b`).
+ */
 export function userinfoAt(text: string, at: number): void {
   let colon = -1;
   let lastAt = -1;
+  let port = true;
+  let digits = 0;
   for (let k = at + 3; k < text.length; k++) {
     const c = code(text, k);
     if (c === AT) lastAt = k;
     else if (c === COLON) {
       if (colon < 0) colon = k;
-    } else if (c <= SPACE || c === SLASH || c === 0x3f || c === 0x23 || c === QUOTE || c === APOSTROPHE)
+    } else if (c === 0x3f || c === 0x23) {
+      if (colon >= 0 && lastAt < 0 && port && digits > 0) return;
+    } else if (
+      c <= SPACE ||
+      c === SLASH ||
+      c === QUOTE ||
+      c === APOSTROPHE ||
+      c === 0x3c ||
+      c === 0x3e ||
+      c === 0x5c
+    ) {
       break;
-    else if (c === 0x3c || c === 0x3e || c === 0x5c) break;
+    }
+    if (colon >= 0 && k > colon && lastAt < 0) {
+      if (c >= 0x30 && c <= 0x39) digits++;
+      else if (c !== 0x3f && c !== 0x23) port = false;
+    }
   }
   if (colon >= 0 && lastAt > colon + 1) push(colon + 1, lastAt);
 }

@@ -1,4 +1,4 @@
-import { CLASS } from './secret-formats.js';
+import { CLASS, TOKEN } from './secret-formats.js';
 
 /**
  * The primitives and scratch state of one secret scan. A scan is synchronous and calls no user code, so module-level
@@ -61,6 +61,32 @@ export function runEnd(text: string, from: number, flag: number): number {
   runFrom[slot] = from;
   runTo[slot] = end;
   return end;
+}
+
+/** End of the credential-like token from `from`, without trailing sentence punctuation (`Bearer abc.` ends a sentence). */
+export function tokenEnd(text: string, from: number): number {
+  let end = runEnd(text, from, TOKEN);
+  while (end > from) {
+    const last = text.charCodeAt(end - 1);
+    if (last !== 0x2e && last !== 0x2c && last !== 0x3a && last !== 0x21 && last !== 0x3f) break;
+    end--;
+  }
+  return end;
+}
+
+/**
+ * A credential, not words: 8+ characters, and 20+ or something besides lowercase letters and dots
+ * ("authentication", "authentication.the" where a sentence runs into the next message).
+ */
+export function looksLikeCredential(text: string, from: number, end: number): boolean {
+  const length = end - from;
+  if (length < 8) return false;
+  if (length >= 20) return true;
+  for (let k = from; k < end; k++) {
+    const c = code(text, k);
+    if ((c < 0x61 || c > 0x7a) && c !== 0x2e) return true;
+  }
+  return false;
 }
 
 /** Counts digits, upper and lower case letters and other characters in [from, to) into `counts`. */

@@ -1,6 +1,17 @@
 import { keyValueAt, mayEndSecretName, userinfoAt } from './secret-context.js';
 import { ALNUM, BASE64, BASE64URL, CLASS, KEY_FORMATS, type KeyFormat, TOKEN } from './secret-formats.js';
-import { beginScan, census, code, counts, endScan, isClass, push, runEnd } from './secret-scan-state.js';
+import {
+  beginScan,
+  census,
+  code,
+  counts,
+  endScan,
+  isClass,
+  looksLikeCredential,
+  push,
+  runEnd,
+  tokenEnd,
+} from './secret-scan-state.js';
 
 /**
  * Finds secrets in a decoded view (see `secret-view.ts`) in one left-to-right walk, without regular expressions:
@@ -151,6 +162,23 @@ register('BEGIN ', (text, i) => {
   return accept(start, close >= 0 ? close + 5 : footer + 9);
 });
 
+/**
+ * A PEM private key's footer without its header (cut off by a bound, or the header in the previous message): the
+ * base64 lines before it are redacted with it.
+ */
+register('END ', (text, i) => {
+  const footer = i - 5;
+  if (footer < 0 || !text.startsWith('-----', footer)) return -1;
+  const close = closingDashes(text, i + 4);
+  if (close < 0 || !text.slice(i + 4, close).includes('PRIVATE KEY')) return -1;
+  let start = footer;
+  while (start > 0 && (isClass(text, start - 1, BASE64) || isPemSpace(code(text, start - 1)))) start--;
+  return accept(start, close + 5);
+});
+
+const isPemSpace = (c: number): boolean =>
+  c === EQUALS || c === SPACE || c === TAB || c === 0x0a || c === 0x0d;
+
 /** After `word` (any case) standing alone at `i` and 1–8 spaces or tabs: where the credential starts, or -1. */
 function afterWord(text: string, i: number, word: string): number {
   if (isClass(text, i - 1, ALNUM)) return -1;
@@ -161,17 +189,12 @@ function afterWord(text: string, i: number, word: string): number {
   return j > spaces ? j : -1;
 }
 
-/** `Bearer <token>`: 8+ characters, not an ordinary lowercase word ("Bearer authentication"). */
+/** `Bearer <token>`, when the token looks like a credential (not "Bearer authentication"). */
 function bearer(text: string, i: number): number {
   const from = afterWord(text, i, 'bearer');
   if (from < 0) return -1;
-  const end = runEnd(text, from, TOKEN);
-  if (end - from < 8) return -1;
-  if (end - from < 20) {
-    census(text, from, end);
-    if (counts.lower === end - from) return -1;
-  }
-  return accept(from, end);
+  const end = tokenEnd(text, from);
+  return looksLikeCredential(text, from, end) ? accept(from, end) : -1;
 }
 
 /** `Basic <base64>` with a digit, `+`, `/` or padding (not "Basic Authentication"). */
