@@ -80,14 +80,14 @@ export function isTokenChar(c: number): boolean {
 const isLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
 
 /**
- * Whether `text` ends a clause, so the next message starts afresh: with `!`, `?`, `)`, `]`, `}`, or a word and
- * dots ("Required."). A `.` after anything else may be inside a key (a JWT, `ya29.`); a quote may open a value;
- * `;` and `,` may be inside an ANSI sequence.
+ * Whether `text` ends a clause, so the next message starts afresh: with `?`, `)`, `]`, `}`, or a word and dots
+ * ("Required."). A `.` after anything else may be inside a key (a JWT, `ya29.`); a quote may open a value; `!` is
+ * common in passwords; `;` and `,` occur inside ANSI sequences.
  */
 function endsClause(text: string): boolean {
   let k = text.length - 1;
   const last = text.charCodeAt(k);
-  if (last === 0x21 || last === 0x3f || last === 0x29 || last === 0x5d || last === 0x7d) return true;
+  if (last === 0x3f || last === 0x29 || last === 0x5d || last === 0x7d) return true;
   if (last !== 0x2e) return false;
   while (k >= 0 && text.charCodeAt(k) === 0x2e) k--;
   let word = k;

@@ -174,7 +174,7 @@ describe('text without secrets', () => {
     // A message that ends mid-token is read as continuing into the next one (a key cut in two must be found), so
     // the outer message here ends a sentence, as error messages do.
     fc.assert(
-      fc.property(benignText, fc.constantFrom('.', '!', ')', ']', '?'), benignText, (words, end, inner) => {
+      fc.property(benignText, fc.constantFrom('.', ')', ']', '?'), benignText, (words, end, inner) => {
         const outer = words + end;
         fc.pre(inner.length > 0 && !outer.includes(inner));
         const text = formatToolError(new Error(outer, { cause: new Error(inner) }), {
