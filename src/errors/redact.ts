@@ -52,7 +52,7 @@ function secretSpans(text: string, envValues: readonly string[]): number[] {
   }
   for (const value of envValues) {
     eachOccurrence(text, value, (start, end) => spans.push(start, end));
-    if (view.at !== undefined) {
+    if (view.maps !== undefined) {
       eachOccurrence(view.text, value, (start, end) =>
         spans.push(originalIndex(view, start), originalIndex(view, end)),
       );
@@ -148,30 +148,39 @@ function splitSecrets(pieces: readonly TextPiece[], envValues: readonly string[]
 /** `text` with every span replaced by one `[REDACTED]` (overlapping and touching spans merged). */
 function replaceSpans(text: string, spans: readonly number[]): string {
   if (spans.length === 0) return text;
-  const order = Array.from({ length: spans.length / 2 }, (_, k) => k);
-  order.sort((a, b) => spans[2 * a]! - spans[2 * b]! || spans[2 * b + 1]! - spans[2 * a + 1]!);
-  const parts: string[] = [];
+  // The scan finds spans in order, nearly always: sort only when it did not.
+  let ordered = spans;
+  for (let k = 2; k < spans.length; k += 2) {
+    if (spans[k]! >= spans[k - 2]!) continue;
+    const order = Array.from({ length: spans.length / 2 }, (_, n) => n);
+    order.sort((a, b) => spans[2 * a]! - spans[2 * b]! || spans[2 * b + 1]! - spans[2 * a + 1]!);
+    ordered = order.flatMap((n) => [spans[2 * n]!, spans[2 * n + 1]!]);
+    break;
+  }
+  let out = '';
   let copied = 0;
   let open = -1;
   let close = -1;
-  for (const k of order) {
-    const start = spans[2 * k]!;
-    const end = spans[2 * k + 1]!;
+  for (let k = 0; k < ordered.length; k += 2) {
+    const start = ordered[k]!;
+    const end = ordered[k + 1]!;
     if (end <= start) continue;
     if (open >= 0 && start <= close) {
       close = Math.max(close, end);
       continue;
     }
     if (open >= 0) {
-      parts.push(text.slice(copied, open), REDACTED);
+      out += text.slice(copied, open) + REDACTED;
       copied = close;
     }
     open = start;
     close = end;
   }
-  if (open >= 0) parts.push(text.slice(copied, open), REDACTED);
-  parts.push(text.slice(open >= 0 ? close : copied));
-  return parts.join('');
+  if (open >= 0) {
+    out += text.slice(copied, open) + REDACTED;
+    copied = close;
+  }
+  return out + text.slice(copied);
 }
 
 function applyPattern(text: string, pattern: RegExp): string {

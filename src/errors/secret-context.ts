@@ -32,6 +32,7 @@ const MIN_WEAK_VALUE = 16;
 const WEAK_WINDOW = 64;
 const isLowerLetter = (c: number): boolean => c >= 0x61 && c <= 0x7a;
 const NULLISH = new Set(['null', 'undefined', 'none', 'nil', 'true', 'false']);
+const NULLISH_FIRST = [...NULLISH].map((word) => word.charCodeAt(0));
 
 type NameKind = (typeof SECRET_NAMES)[number][1];
 const KINDS: readonly NameKind[] = ['strong', 'weak', 'scheme'];
@@ -107,7 +108,8 @@ function closingQuote(text: string, open: number): number {
 }
 
 function isNullish(text: string, from: number, to: number): boolean {
-  return to - from <= 9 && NULLISH.has(text.slice(from, to).toLowerCase());
+  if (to - from > 9 || !NULLISH_FIRST.includes(code(text, from) | 0x20)) return false;
+  return NULLISH.has(text.slice(from, to).toLowerCase());
 }
 
 /** An ordinary word (letters, up to `MAX_PROSE_WORD`), alone or ending a clause: "Required", "Required." */

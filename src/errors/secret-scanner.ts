@@ -252,6 +252,7 @@ export function scanSecrets(text: string): number[] {
   footerFrom = footerAt = -1;
   const length = text.length;
   let i = 0;
+  // The hot loop: most characters are rejected by a table lookup or two, before any call.
   while (i < length) {
     const c = text.charCodeAt(i);
     const trigger = c < 128 ? TRIGGER[c]! : RUN_END;
@@ -259,17 +260,30 @@ export function scanSecrets(text: string): number[] {
       i++;
       continue;
     }
+    const d = i + 1 < length ? text.charCodeAt(i + 1) : 0;
     let next = -1;
-    if (trigger & PREFIX) next = prefixAt(text, i);
-    if (next < 0 && trigger & WORD) {
-      const second = code(text, i + 1) | 0x20;
+    if (trigger & PREFIX && d < 128 && CHILD[(CHILD[c]! << 7) | d] !== 0) next = prefixAt(text, i);
+    if (trigger & WORD && next < 0) {
+      const second = d | 0x20;
       if (second === 0x65) next = bearer(text, i);
       else if (second === 0x61) next = basic(text, i);
     }
-    if (trigger & RUN_END && isClass(text, i - 1, BASE64)) bareKeyBefore(text, i);
-    if (next < 0 && trigger & SEPARATOR) {
+    if (trigger & RUN_END && i >= BARE_KEY_LENGTH) {
+      const last = text.charCodeAt(i - 1);
+      const first = text.charCodeAt(i - BARE_KEY_LENGTH);
+      const before = i > BARE_KEY_LENGTH ? text.charCodeAt(i - BARE_KEY_LENGTH - 1) : 0;
+      if (
+        last < 128 &&
+        first < 128 &&
+        CLASS[last]! & CLASS[first]! & BASE64 &&
+        (before >= 128 || !(CLASS[before]! & BASE64))
+      ) {
+        bareKeyBefore(text, i);
+      }
+    }
+    if (trigger & SEPARATOR && next < 0) {
       if (mayEndSecretName(text, i)) next = keyValueAt(text, i);
-      if (c === COLON && code(text, i + 1) === SLASH && code(text, i + 2) === SLASH) userinfoAt(text, i);
+      if (c === COLON && d === SLASH && code(text, i + 2) === SLASH) userinfoAt(text, i);
     }
     i = next > i ? next : i + 1;
   }

@@ -3,15 +3,26 @@
  * (`\"`, `\u0073`, `\x1b`) decoded, invisible characters (zero-width, bidi marks, soft hyphen, tag characters) and
  * ANSI escape sequences removed, with a map back to the original so the original form is what gets replaced.
  * Nested encodings (JSON inside JSON, a percent-encoded JSON escape) take one more pass each, at most four.
- * Every pass is one linear walk; a text with nothing to decode is returned as is, without allocating.
+ * A pass costs a native search plus work per escape: unchanged runs are copied as slices, and a text with nothing
+ * to decode is returned as is.
  */
 export interface DecodedView {
   readonly text: string;
-  /**
-   * `at[i]` is where view character `i` starts in the original, `at[text.length]` the original's length; what a
-   * pass removed belongs to the view character before it. Absent when the view is the original.
-   */
-  readonly at?: Int32Array;
+  /** One map per pass that changed something, first pass first. Absent when the view is the original. */
+  readonly maps?: readonly PassMap[];
+}
+
+/**
+ * How one pass's output maps back to its input, as segments. Segment `k` starts at output position
+ * `segments[3k]` and input position `segments[3k + 1]`, and each of its output characters stands for
+ * `segments[3k + 2]` input characters: 1 for text copied as it is, 3 for a run of `%XX`, 6 for a run of `\uXXXX`, and
+ * so on. What a pass removed belongs to the character before it.
+ */
+interface PassMap {
+  readonly segments: Int32Array;
+  readonly count: number;
+  readonly viewLength: number;
+  readonly sourceLength: number;
 }
 
 const MAX_PASSES = 4;
@@ -27,24 +38,34 @@ const TAG_HIGH = 0xdb40;
 
 export function decodedView(original: string): DecodedView {
   let text = original;
-  let at: Int32Array | undefined;
+  const maps: PassMap[] = [];
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const next = decodePass(text);
     if (next === undefined) break;
-    at = at === undefined ? next.at : compose(at, next.at);
+    maps.push(next.map);
     text = next.text;
   }
-  return at === undefined ? { text } : { text, at };
+  return maps.length === 0 ? { text } : { text, maps };
+}
+
+function mapBack(map: PassMap, i: number): number {
+  if (i >= map.viewLength) return map.sourceLength;
+  const { segments } = map;
+  let low = 0;
+  let high = map.count - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (segments[3 * mid]! <= i) low = mid;
+    else high = mid - 1;
+  }
+  return segments[3 * low + 1]! + (i - segments[3 * low]!) * segments[3 * low + 2]!;
 }
 
 /** Where view index `i` (0…length) starts in the original. */
 export function originalIndex(view: DecodedView, i: number): number {
-  return view.at === undefined ? i : view.at[i]!;
-}
-
-function compose(outer: Int32Array, inner: Int32Array): Int32Array {
-  const at = new Int32Array(inner.length);
-  for (let i = 0; i < inner.length; i++) at[i] = outer[inner[i]!]!;
+  let at = i;
+  const maps = view.maps ?? [];
+  for (let m = maps.length - 1; m >= 0; m--) at = mapBack(maps[m]!, at);
   return at;
 }
 
@@ -182,66 +203,109 @@ function ansiLength(s: string, i: number): number {
   return kind >= 0x40 && kind <= 0x5f ? 2 : 1;
 }
 
-function decodePass(s: string): { text: string; at: Int32Array } | undefined {
-  const first = s.search(MAY_CHANGE);
-  if (first < 0) return undefined;
-  const n = s.length;
-  // Allocated at the first real change; until then the output is the input.
-  let codes: Uint16Array | undefined;
-  let at: Int32Array | undefined;
-  let o = first;
-  let i = first;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    let decoded = -1;
-    let removed = 0;
-    if (c === PERCENT) decoded = decodePercent(s, i);
-    else if (c === BACKSLASH) decoded = decodeBackslash(s, i);
-    else if (c === ESC || c === C1_CSI) removed = ansiLength(s, i);
-    else if (c === TAG_HIGH) {
-      const low = codeAt(s, i + 1);
-      if (low >= 0xdc00 && low <= 0xdc7f) removed = 2;
-    } else if (isInvisible(c)) removed = 1;
-    if (decoded < 0 && removed === 0) {
-      if (codes !== undefined) {
-        codes[o] = c;
-        at![o] = i;
-      }
-      o++;
-      i++;
-      continue;
-    }
-    if (codes === undefined) {
-      codes = new Uint16Array(n);
-      at = new Int32Array(n + 1);
-      for (let k = 0; k < i; k++) {
-        codes[k] = s.charCodeAt(k);
-        at[k] = k;
-      }
-    }
-    if (decoded >= 0) {
-      const code = decoded >> 4;
-      // A decoded invisible character is removed like a literal one.
-      if (!isInvisible(code)) {
-        codes[o] = code;
-        at![o++] = i;
-      }
-      i += decoded & 0xf;
-    } else i += removed;
-  }
-  if (codes === undefined) return undefined;
-  at![o] = n;
-  return { text: fromCodes(codes, o), at: at!.subarray(0, o + 1) };
+const mayChange = (c: number): boolean =>
+  c === PERCENT ||
+  c === BACKSLASH ||
+  c === ESC ||
+  (c >= C1_CSI && (c === C1_CSI || c === TAG_HIGH || isInvisible(c)));
+
+const MAY_CHANGE_ALL = new RegExp(MAY_CHANGE.source, 'g');
+/** How far ahead the next escape is looked for in JavaScript before the native search takes over. */
+const NEAR = 32;
+
+/** The next position at or after `from` a pass may change, or -1: close ones by a loop, far ones natively. */
+function nextCandidate(s: string, from: number): number {
+  const near = Math.min(s.length, from + NEAR);
+  for (let k = from; k < near; k++) if (mayChange(s.charCodeAt(k))) return k;
+  if (near >= s.length) return -1;
+  MAY_CHANGE_ALL.lastIndex = near;
+  return MAY_CHANGE_ALL.exec(s)?.index ?? -1;
 }
 
-const CHUNK = 8192;
-
-function fromCodes(codes: Uint16Array, length: number): string {
-  const parts: string[] = [];
-  for (let k = 0; k < length; k += CHUNK) {
-    parts.push(
-      String.fromCharCode.apply(null, codes.subarray(k, Math.min(length, k + CHUNK)) as unknown as number[]),
-    );
+/** What one escape at `i` becomes: decoded (`code << 4 | length`), removed (`-length`), or 0 (left as it is). */
+function change(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c === PERCENT) return Math.max(0, decodePercent(s, i));
+  if (c === BACKSLASH) return Math.max(0, decodeBackslash(s, i));
+  if (c === ESC || c === C1_CSI) return -ansiLength(s, i);
+  if (c === TAG_HIGH) {
+    const low = codeAt(s, i + 1);
+    return low >= 0xdc00 && low <= 0xdc7f ? -2 : 0;
   }
-  return parts.join('');
+  return isInvisible(c) ? -1 : 0;
+}
+
+const CHUNK = 4096;
+/** Runs shorter than this are copied into the character buffer; longer ones are sliced (native copy). */
+const SHORT_RUN = 32;
+
+function decodePass(s: string): { text: string; map: PassMap } | undefined {
+  let candidate = s.search(MAY_CHANGE);
+  if (candidate < 0) return undefined;
+  // The output: long unchanged runs as slices, everything else through a character buffer.
+  const parts: string[] = [];
+  const buffer = new Uint16Array(s.length);
+  let buffered = 0;
+  let segments = new Int32Array(3 * 64);
+  let count = 0;
+  let viewLength = 0;
+  // Input consumed so far, and where the last segment ends in the input (to extend a run of equal escapes).
+  let copied = 0;
+  let segmentEnd = -1;
+  const segment = (source: number, length: number): void => {
+    if (source !== segmentEnd || segments[3 * count - 1] !== length) {
+      if (3 * count === segments.length) {
+        const grown = new Int32Array(segments.length * 2);
+        grown.set(segments);
+        segments = grown;
+      }
+      segments[3 * count] = viewLength;
+      segments[3 * count + 1] = source;
+      segments[3 * count + 2] = length;
+      count++;
+    }
+    segmentEnd = source + length;
+  };
+  const flush = (): void => {
+    for (let k = 0; k < buffered; k += CHUNK) {
+      parts.push(String.fromCharCode.apply(null, buffer.subarray(k, Math.min(buffered, k + CHUNK)) as never));
+    }
+    buffered = 0;
+  };
+  const copyUpTo = (end: number): void => {
+    if (end <= copied) return;
+    segment(copied, 1);
+    if (end - copied < SHORT_RUN) {
+      for (let k = copied; k < end; k++) buffer[buffered++] = s.charCodeAt(k);
+    } else {
+      flush();
+      parts.push(s.slice(copied, end));
+    }
+    segmentEnd = end;
+    viewLength += end - copied;
+  };
+  while (candidate >= 0) {
+    const result = change(s, candidate);
+    if (result === 0) {
+      candidate = nextCandidate(s, candidate + 1);
+      continue;
+    }
+    copyUpTo(candidate);
+    if (result > 0) {
+      const code = result >> 4;
+      const length = result & 0xf;
+      // A decoded invisible character is removed like a literal one.
+      if (!isInvisible(code)) {
+        segment(candidate, length);
+        viewLength++;
+        buffer[buffered++] = code;
+      }
+      copied = candidate + length;
+    } else copied = candidate - result;
+    candidate = nextCandidate(s, copied);
+  }
+  if (count === 0 && copied === 0) return undefined;
+  copyUpTo(s.length);
+  flush();
+  return { text: parts.join(''), map: { segments, count, viewLength, sourceLength: s.length } };
 }
