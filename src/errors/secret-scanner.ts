@@ -251,8 +251,10 @@ export function scanSecrets(text: string): number[] {
   skipUntil.fill(0);
   footerFrom = footerAt = -1;
   const length = text.length;
+  // The last character seen that is not base64 (a run ends there), or -1 after a jump (not known).
+  let lastBreak = -1;
   let i = 0;
-  // The hot loop: most characters are rejected by a table lookup or two, before any call.
+  // The hot loop: most characters are rejected by a table lookup, before any call or further read.
   while (i < length) {
     const c = text.charCodeAt(i);
     const trigger = c < 128 ? TRIGGER[c]! : RUN_END;
@@ -260,32 +262,29 @@ export function scanSecrets(text: string): number[] {
       i++;
       continue;
     }
-    const d = i + 1 < length ? text.charCodeAt(i + 1) : 0;
-    let next = -1;
-    if (trigger & PREFIX && d < 128 && CHILD[(CHILD[c]! << 7) | d] !== 0) next = prefixAt(text, i);
-    if (trigger & WORD && next < 0) {
-      const second = d | 0x20;
-      if (second === 0x65) next = bearer(text, i);
-      else if (second === 0x61) next = basic(text, i);
-    }
-    if (trigger & RUN_END && i >= BARE_KEY_LENGTH) {
-      const last = text.charCodeAt(i - 1);
-      const first = text.charCodeAt(i - BARE_KEY_LENGTH);
-      const before = i > BARE_KEY_LENGTH ? text.charCodeAt(i - BARE_KEY_LENGTH - 1) : 0;
-      if (
-        last < 128 &&
-        first < 128 &&
-        CLASS[last]! & CLASS[first]! & BASE64 &&
-        (before >= 128 || !(CLASS[before]! & BASE64))
-      ) {
+    if (trigger & RUN_END) {
+      if (lastBreak < 0 ? i >= BARE_KEY_LENGTH : i - lastBreak - 1 === BARE_KEY_LENGTH)
         bareKeyBefore(text, i);
+      lastBreak = i;
+    }
+    let next = -1;
+    if (trigger & (PREFIX | WORD | SEPARATOR)) {
+      const d = i + 1 < length ? text.charCodeAt(i + 1) : 0;
+      if (trigger & PREFIX && d < 128 && CHILD[(CHILD[c]! << 7) | d] !== 0) next = prefixAt(text, i);
+      if (trigger & WORD && next < 0) {
+        const second = d | 0x20;
+        if (second === 0x65) next = bearer(text, i);
+        else if (second === 0x61) next = basic(text, i);
+      }
+      if (trigger & SEPARATOR && next < 0) {
+        if (mayEndSecretName(text, i)) next = keyValueAt(text, i);
+        if (c === COLON && d === SLASH && code(text, i + 2) === SLASH) userinfoAt(text, i);
       }
     }
-    if (trigger & SEPARATOR && next < 0) {
-      if (mayEndSecretName(text, i)) next = keyValueAt(text, i);
-      if (c === COLON && d === SLASH && code(text, i + 2) === SLASH) userinfoAt(text, i);
-    }
-    i = next > i ? next : i + 1;
+    if (next > i) {
+      i = next;
+      lastBreak = -1;
+    } else i++;
   }
   bareKeyBefore(text, length);
   return endScan();

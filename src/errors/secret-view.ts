@@ -14,9 +14,9 @@ export interface DecodedView {
 
 /**
  * How one pass's output maps back to its input, as segments. Segment `k` starts at output position
- * `segments[3k]` and input position `segments[3k + 1]`, and each of its output characters stands for
- * `segments[3k + 2]` input characters: 1 for text copied as it is, 3 for a run of `%XX`, 6 for a run of `\uXXXX`, and
- * so on. What a pass removed belongs to the character before it.
+ * `segments[3k]` and input position `segments[3k + 1]`, and its next output characters start `segments[3k + 2]`
+ * input characters apart: 1 for text copied as it is, 3 for a run of `%XX`, 6 for a run of `\uXXXX`, 2 for `[` after
+ * `ESC` again and again. What a pass removed belongs to the character before it.
  */
 interface PassMap {
   readonly segments: Int32Array;
@@ -246,25 +246,32 @@ function decodePass(s: string): { text: string; map: PassMap } | undefined {
   const parts: string[] = [];
   const buffer = new Uint16Array(s.length);
   let buffered = 0;
+  // The map: the current segment holds `inSegment` view characters, the last of them from input `lastSource`.
   let segments = new Int32Array(3 * 64);
   let count = 0;
+  let inSegment = 0;
+  let lastSource = -1;
   let viewLength = 0;
-  // Input consumed so far, and where the last segment ends in the input (to extend a run of equal escapes).
   let copied = 0;
-  let segmentEnd = -1;
-  const segment = (source: number, length: number): void => {
-    if (source !== segmentEnd || segments[3 * count - 1] !== length) {
-      if (3 * count === segments.length) {
-        const grown = new Int32Array(segments.length * 2);
-        grown.set(segments);
-        segments = grown;
-      }
-      segments[3 * count] = viewLength;
-      segments[3 * count + 1] = source;
-      segments[3 * count + 2] = length;
-      count++;
+  const open = (viewAt: number, source: number): void => {
+    if (3 * count === segments.length) {
+      const grown = new Int32Array(segments.length * 2);
+      grown.set(segments);
+      segments = grown;
     }
-    segmentEnd = source + length;
+    segments[3 * count] = viewAt;
+    segments[3 * count + 1] = source;
+    segments[3 * count + 2] = 1;
+    count++;
+  };
+  /** Maps the next view character to `source`: the segment goes on while the step between sources stays equal. */
+  const place = (source: number): void => {
+    if (inSegment === 1) segments[3 * count - 1] = source - lastSource;
+    if (inSegment === 0 || (inSegment > 1 && source - lastSource !== segments[3 * count - 1])) {
+      open(viewLength, source);
+      inSegment = 1;
+    } else inSegment++;
+    lastSource = source;
   };
   const flush = (): void => {
     for (let k = 0; k < buffered; k += CHUNK) {
@@ -273,16 +280,25 @@ function decodePass(s: string): { text: string; map: PassMap } | undefined {
     buffered = 0;
   };
   const copyUpTo = (end: number): void => {
-    if (end <= copied) return;
-    segment(copied, 1);
-    if (end - copied < SHORT_RUN) {
+    const length = end - copied;
+    if (length <= 0) return;
+    place(copied);
+    if (length > 1) {
+      if (inSegment === 1) segments[3 * count - 1] = 1;
+      if (segments[3 * count - 1] === 1) inSegment += length - 1;
+      else {
+        open(viewLength + 1, copied + 1);
+        inSegment = length - 1;
+      }
+      lastSource = end - 1;
+    }
+    if (length < SHORT_RUN) {
       for (let k = copied; k < end; k++) buffer[buffered++] = s.charCodeAt(k);
     } else {
       flush();
       parts.push(s.slice(copied, end));
     }
-    segmentEnd = end;
-    viewLength += end - copied;
+    viewLength += length;
   };
   while (candidate >= 0) {
     const result = change(s, candidate);
@@ -293,16 +309,16 @@ function decodePass(s: string): { text: string; map: PassMap } | undefined {
     copyUpTo(candidate);
     if (result > 0) {
       const code = result >> 4;
-      const length = result & 0xf;
       // A decoded invisible character is removed like a literal one.
       if (!isInvisible(code)) {
-        segment(candidate, length);
+        place(candidate);
         viewLength++;
         buffer[buffered++] = code;
       }
-      copied = candidate + length;
+      copied = candidate + (result & 0xf);
     } else copied = candidate - result;
-    candidate = nextCandidate(s, copied);
+    // Escapes often come in runs: look at the very next character before searching.
+    candidate = copied < s.length && mayChange(s.charCodeAt(copied)) ? copied : nextCandidate(s, copied);
   }
   if (count === 0 && copied === 0) return undefined;
   copyUpTo(s.length);
