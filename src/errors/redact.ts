@@ -46,8 +46,8 @@ function eachOccurrence(text: string, value: string, found: (start: number, end:
 function secretSpans(text: string, envValues: readonly string[]): number[] {
   const view = decodedView(text);
   const found = scanSecrets(view.text);
-  const spans: number[] = [];
-  for (let k = 0; k < found.length; k += 2) {
+  const spans: number[] = view.maps === undefined ? found : [];
+  for (let k = 0; spans !== found && k < found.length; k += 2) {
     spans.push(originalIndex(view, found[k]!), originalIndex(view, found[k + 1]!));
   }
   for (const value of envValues) {
@@ -206,7 +206,7 @@ function applyExtra(text: string, extra: RedactOption | undefined): string {
 export function redactPieces(pieces: readonly TextPiece[], extra?: RedactOption): string {
   try {
     const texts = pieces.map((piece) => (typeof piece === 'string' ? piece : piece.glue));
-    const full = texts.join('');
+    const full = texts.length === 1 ? texts[0]! : texts.join('');
     const envValues = envSecrets();
     const spans = secretSpans(full, envValues);
     if (pieces.length > 1) for (const position of splitSecrets(pieces, envValues)) spans.push(position);

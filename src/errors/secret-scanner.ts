@@ -38,11 +38,13 @@ const BARE_KEY_LENGTH = 40;
 /** How far a PEM header or footer line may run before its closing dashes. */
 const PEM_LABEL = 64;
 
-// What a character may start or end: a prefix, `Bearer`/`Basic`, a `name=value` separator, the end of a bare key.
+// What a pair of characters may start (a prefix, `Bearer`/`Basic`), and what one character may be (a `name=value`
+// separator, the end of a bare key's run). Pairs are looked up as `(first << 7) | second`.
 const PREFIX = 1;
 const WORD = 2;
 const SEPARATOR = 4;
 const RUN_END = 8;
+const PAIR_STARTS = new Uint8Array(128 * 128);
 const TRIGGER = new Uint8Array(128);
 
 // The prefix trie: node n's child for ASCII character c is CHILD[(n << 7) | c] (0 = none); MATCHER_AT[n] is the
@@ -65,7 +67,7 @@ function register(prefix: string, match: Matcher): number {
     if (CHILD[slot] === 0) CHILD[slot] = nodes++;
     node = CHILD[slot]!;
   }
-  TRIGGER[prefix.charCodeAt(0)]! |= PREFIX;
+  PAIR_STARTS[(prefix.charCodeAt(0) << 7) | prefix.charCodeAt(1)]! |= PREFIX;
   longestPrefix = Math.max(longestPrefix, prefix.length);
   const id = MATCHERS.push(match) - 1;
   MATCHER_AT[node] = id;
@@ -208,8 +210,13 @@ function basic(text: string, i: number): number {
   return counts.digits + counts.symbols === 0 ? -1 : accept(from, end);
 }
 
-TRIGGER[0x62]! |= WORD;
-TRIGGER[0x42]! |= WORD;
+for (const pair of ['be', 'ba']) {
+  for (const first of [pair[0]!, pair[0]!.toUpperCase()]) {
+    for (const second of [pair[1]!, pair[1]!.toUpperCase()]) {
+      PAIR_STARTS[(first.charCodeAt(0) << 7) | second.charCodeAt(0)]! |= WORD;
+    }
+  }
+}
 TRIGGER[EQUALS]! |= SEPARATOR;
 TRIGGER[COLON]! |= SEPARATOR;
 for (let c = 0; c < 128; c++) if ((CLASS[c]! & BASE64) === 0) TRIGGER[c]! |= RUN_END;
@@ -253,38 +260,42 @@ export function scanSecrets(text: string): number[] {
   const length = text.length;
   // The last character seen that is not base64 (a run ends there), or -1 after a jump (not known).
   let lastBreak = -1;
+  // The hot loop reads each character once: a prefix or word starting at `i - 1` is seen with its second
+  // character `c`, so most characters cost one read and two table lookups.
+  let previous = 0;
   let i = 0;
-  // The hot loop: most characters are rejected by a table lookup, before any call or further read.
   while (i < length) {
     const c = text.charCodeAt(i);
+    const starts = c < 128 ? PAIR_STARTS[(previous << 7) | c]! : 0;
     const trigger = c < 128 ? TRIGGER[c]! : RUN_END;
-    if (trigger === 0) {
+    if ((starts | trigger) === 0) {
+      previous = c;
       i++;
       continue;
     }
-    if (trigger & RUN_END) {
-      if (lastBreak < 0 ? i >= BARE_KEY_LENGTH : i - lastBreak - 1 === BARE_KEY_LENGTH)
-        bareKeyBefore(text, i);
-      lastBreak = i;
-    }
     let next = -1;
-    if (trigger & (PREFIX | WORD | SEPARATOR)) {
-      const d = i + 1 < length ? text.charCodeAt(i + 1) : 0;
-      if (trigger & PREFIX && d < 128 && CHILD[(CHILD[c]! << 7) | d] !== 0) next = prefixAt(text, i);
-      if (trigger & WORD && next < 0) {
-        const second = d | 0x20;
-        if (second === 0x65) next = bearer(text, i);
-        else if (second === 0x61) next = basic(text, i);
+    if (starts & PREFIX) next = prefixAt(text, i - 1);
+    if (starts & WORD && next < 0) next = (c | 0x20) === 0x65 ? bearer(text, i - 1) : basic(text, i - 1);
+    if (next < 0) {
+      if (trigger & RUN_END) {
+        if (lastBreak < 0 ? i >= BARE_KEY_LENGTH : i - lastBreak - 1 === BARE_KEY_LENGTH)
+          bareKeyBefore(text, i);
+        lastBreak = i;
       }
-      if (trigger & SEPARATOR && next < 0) {
+      if (trigger & SEPARATOR) {
         if (mayEndSecretName(text, i)) next = keyValueAt(text, i);
-        if (c === COLON && d === SLASH && code(text, i + 2) === SLASH) userinfoAt(text, i);
+        if (c === COLON && code(text, i + 1) === SLASH && code(text, i + 2) === SLASH) userinfoAt(text, i);
       }
     }
     if (next > i) {
       i = next;
+      previous = code(text, i - 1);
+      if (previous >= 128) previous = 0;
       lastBreak = -1;
-    } else i++;
+    } else {
+      previous = c < 128 ? c : 0;
+      i++;
+    }
   }
   bareKeyBefore(text, length);
   return endScan();
