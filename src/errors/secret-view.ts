@@ -239,89 +239,115 @@ const CHUNK = 4096;
 /** Runs shorter than this are copied into the character buffer; longer ones are sliced (native copy). */
 const SHORT_RUN = 32;
 
+/** The output of one pass: long unchanged runs as slices, everything else through a character buffer. */
+class PassOutput {
+  readonly parts: string[] = [];
+  readonly buffer: Uint16Array;
+  buffered = 0;
+  segments = new Int32Array(3 * 64);
+  count = 0;
+  /** View characters in the current segment, and the input position of the last of them. */
+  inSegment = 0;
+  lastSource = -1;
+  viewLength = 0;
+
+  constructor(readonly source: string) {
+    this.buffer = new Uint16Array(source.length);
+  }
+
+  open(viewAt: number, source: number): void {
+    if (3 * this.count === this.segments.length) {
+      const grown = new Int32Array(this.segments.length * 2);
+      grown.set(this.segments);
+      this.segments = grown;
+    }
+    this.segments[3 * this.count] = viewAt;
+    this.segments[3 * this.count + 1] = source;
+    this.segments[3 * this.count + 2] = 1;
+    this.count++;
+  }
+
+  /** Maps the next view character to `source`: the segment goes on while the step between sources stays equal. */
+  place(source: number): void {
+    const stride = 3 * this.count - 1;
+    if (this.inSegment === 1) this.segments[stride] = source - this.lastSource;
+    if (this.inSegment === 0 || (this.inSegment > 1 && source - this.lastSource !== this.segments[stride])) {
+      this.open(this.viewLength, source);
+      this.inSegment = 1;
+    } else this.inSegment++;
+    this.lastSource = source;
+  }
+
+  /** One decoded character standing for the escape at `source`. */
+  decoded(code: number, source: number): void {
+    this.place(source);
+    this.viewLength++;
+    this.buffer[this.buffered++] = code;
+  }
+
+  /** The input from `from` to `end`, unchanged. */
+  copy(from: number, end: number): void {
+    const length = end - from;
+    if (length <= 0) return;
+    this.place(from);
+    if (length > 1) {
+      if (this.inSegment === 1) this.segments[3 * this.count - 1] = 1;
+      if (this.segments[3 * this.count - 1] === 1) this.inSegment += length - 1;
+      else {
+        this.open(this.viewLength + 1, from + 1);
+        this.inSegment = length - 1;
+      }
+      this.lastSource = end - 1;
+    }
+    if (length < SHORT_RUN) {
+      for (let k = from; k < end; k++) this.buffer[this.buffered++] = this.source.charCodeAt(k);
+    } else {
+      this.flush();
+      this.parts.push(this.source.slice(from, end));
+    }
+    this.viewLength += length;
+  }
+
+  flush(): void {
+    for (let k = 0; k < this.buffered; k += CHUNK) {
+      const chunk = this.buffer.subarray(k, Math.min(this.buffered, k + CHUNK));
+      this.parts.push(String.fromCharCode.apply(null, chunk as never));
+    }
+    this.buffered = 0;
+  }
+
+  finish(): { text: string; map: PassMap } {
+    this.flush();
+    const { segments, count, viewLength } = this;
+    return {
+      text: this.parts.join(''),
+      map: { segments, count, viewLength, sourceLength: this.source.length },
+    };
+  }
+}
+
 function decodePass(s: string): { text: string; map: PassMap } | undefined {
   let candidate = s.search(MAY_CHANGE);
   if (candidate < 0) return undefined;
-  // The output: long unchanged runs as slices, everything else through a character buffer.
-  const parts: string[] = [];
-  const buffer = new Uint16Array(s.length);
-  let buffered = 0;
-  // The map: the current segment holds `inSegment` view characters, the last of them from input `lastSource`.
-  let segments = new Int32Array(3 * 64);
-  let count = 0;
-  let inSegment = 0;
-  let lastSource = -1;
-  let viewLength = 0;
+  let out: PassOutput | undefined;
   let copied = 0;
-  const open = (viewAt: number, source: number): void => {
-    if (3 * count === segments.length) {
-      const grown = new Int32Array(segments.length * 2);
-      grown.set(segments);
-      segments = grown;
-    }
-    segments[3 * count] = viewAt;
-    segments[3 * count + 1] = source;
-    segments[3 * count + 2] = 1;
-    count++;
-  };
-  /** Maps the next view character to `source`: the segment goes on while the step between sources stays equal. */
-  const place = (source: number): void => {
-    if (inSegment === 1) segments[3 * count - 1] = source - lastSource;
-    if (inSegment === 0 || (inSegment > 1 && source - lastSource !== segments[3 * count - 1])) {
-      open(viewLength, source);
-      inSegment = 1;
-    } else inSegment++;
-    lastSource = source;
-  };
-  const flush = (): void => {
-    for (let k = 0; k < buffered; k += CHUNK) {
-      parts.push(String.fromCharCode.apply(null, buffer.subarray(k, Math.min(buffered, k + CHUNK)) as never));
-    }
-    buffered = 0;
-  };
-  const copyUpTo = (end: number): void => {
-    const length = end - copied;
-    if (length <= 0) return;
-    place(copied);
-    if (length > 1) {
-      if (inSegment === 1) segments[3 * count - 1] = 1;
-      if (segments[3 * count - 1] === 1) inSegment += length - 1;
-      else {
-        open(viewLength + 1, copied + 1);
-        inSegment = length - 1;
-      }
-      lastSource = end - 1;
-    }
-    if (length < SHORT_RUN) {
-      for (let k = copied; k < end; k++) buffer[buffered++] = s.charCodeAt(k);
-    } else {
-      flush();
-      parts.push(s.slice(copied, end));
-    }
-    viewLength += length;
-  };
   while (candidate >= 0) {
     const result = change(s, candidate);
     if (result === 0) {
       candidate = nextCandidate(s, candidate + 1);
       continue;
     }
-    copyUpTo(candidate);
+    out ??= new PassOutput(s);
+    out.copy(copied, candidate);
     if (result > 0) {
-      const code = result >> 4;
       // A decoded invisible character is removed like a literal one.
-      if (!isInvisible(code)) {
-        place(candidate);
-        viewLength++;
-        buffer[buffered++] = code;
-      }
+      if (!isInvisible(result >> 4)) out.decoded(result >> 4, candidate);
       copied = candidate + (result & 0xf);
     } else copied = candidate - result;
     // Escapes often come in runs: look at the very next character before searching.
     candidate = copied < s.length && mayChange(s.charCodeAt(copied)) ? copied : nextCandidate(s, copied);
   }
-  if (count === 0 && copied === 0) return undefined;
-  copyUpTo(s.length);
-  flush();
-  return { text: parts.join(''), map: { segments, count, viewLength, sourceLength: s.length } };
+  if (out === undefined) return undefined;
+  out.copy(copied, s.length);
+  return out.finish();
 }
