@@ -18,7 +18,9 @@ const benign = fill(
 );
 
 /** Every covered format, 20 samples each, drawn with a fixed seed. */
-const samples = secretKinds.flatMap((kind) => fc.sample(kind.sample, { seed: 42, numRuns: 20 }).map((s) => s.text));
+const samples = secretKinds.flatMap((kind) =>
+  fc.sample(kind.sample, { seed: 42, numRuns: 20 }).map((s) => s.text),
+);
 const secretDense = fill(samples.map((text, i) => `key ${i}: ${text};`).join('\n'));
 const encodings = Object.values(ENCODINGS);
 const secretDenseEncoded = fill(samples.map((text, i) => encodings[i % encodings.length]!(text)).join(' '));
@@ -45,7 +47,7 @@ const adversarial: Record<string, string> = {
   'nested escape run': fill('%5Cu0073'),
   'unterminated ANSI run': fill('\x1b['),
   'PEM headers without footer': fill('-----BEGIN PRIVATE KEY-----'),
-  'dashes': fill('-'),
+  dashes: fill('-'),
 };
 
 /**

@@ -1,4 +1,4 @@
-import { ALNUM, LETTER, SECRET_NAMES, TOKEN } from './secret-formats.js';
+import { ALNUM, LETTER, SECRET_NAMES } from './secret-formats.js';
 import {
   code,
   hasDigitAndLetter,

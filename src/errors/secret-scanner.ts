@@ -1,5 +1,5 @@
 import { keyValueAt, mayEndSecretName, userinfoAt } from './secret-context.js';
-import { ALNUM, BASE64, BASE64URL, CLASS, KEY_FORMATS, type KeyFormat, TOKEN } from './secret-formats.js';
+import { ALNUM, BASE64, BASE64URL, CLASS, KEY_FORMATS, type KeyFormat } from './secret-formats.js';
 import {
   beginScan,
   census,

@@ -206,11 +206,13 @@ export const AFTER = ['', ' ', '.', ',', '"', '\n', ';', ')', ' rejected'];
  * The text a reader could recover from `output`: ANSI sequences and invisible characters removed, percent-escapes
  * and JSON escapes decoded, repeatedly. Written independently of the library's decoder, with regular expressions.
  */
+const ANSI = new RegExp(`${String.fromCharCode(0x1b)}\\[[0-?]*[ -/]*[@-~]`, 'g');
+
 export function reveal(output: string): string {
   let text = output;
   for (let pass = 0; pass < 4; pass++) {
     text = text
-      .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '')
+      .replace(ANSI, '')
       .replace(/[\u00ad\u200b-\u200f\u2060-\u206f\ufeff]/g, '')
       .replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
         try {
