@@ -68,9 +68,16 @@ function nameEnd(text: string, at: number): number {
   return closing === QUOTE || closing === APOSTROPHE ? end - 1 : end;
 }
 
-/** Whether the separator at `at` may follow a secret name: one lookup, done before `keyValueAt` is called. */
-export function mayEndSecretName(text: string, at: number): boolean {
-  const letter = letterIndex(code(text, nameEnd(text, at) - 1));
+/**
+ * Whether the separator at `at`, after the character `before`, may follow a secret name: one table lookup in the
+ * common case, done before `keyValueAt` is called.
+ */
+export function mayEndSecretName(text: string, at: number, before: number): boolean {
+  const last =
+    before === SPACE || before === QUOTE || before === APOSTROPHE
+      ? code(text, nameEnd(text, at) - 1)
+      : before;
+  const letter = letterIndex(last);
   return letter >= 0 && NAME_CHILD[letter] !== 0;
 }
 

@@ -283,7 +283,7 @@ export function scanSecrets(text: string): number[] {
         lastBreak = i;
       }
       if (trigger & SEPARATOR) {
-        if (mayEndSecretName(text, i)) next = keyValueAt(text, i);
+        if (mayEndSecretName(text, i, previous)) next = keyValueAt(text, i);
         if (c === COLON && code(text, i + 1) === SLASH && code(text, i + 2) === SLASH) userinfoAt(text, i);
       }
     }

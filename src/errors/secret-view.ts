@@ -242,7 +242,8 @@ const SHORT_RUN = 32;
 /** The output of one pass: long unchanged runs as slices, everything else through a character buffer. */
 class PassOutput {
   readonly parts: string[] = [];
-  readonly buffer: Uint16Array;
+  /** Characters not yet turned into a part; flushed when full (text with few escapes needs little of it). */
+  readonly buffer = new Uint16Array(CHUNK);
   buffered = 0;
   segments = new Int32Array(3 * 64);
   count = 0;
@@ -251,8 +252,11 @@ class PassOutput {
   lastSource = -1;
   viewLength = 0;
 
-  constructor(readonly source: string) {
-    this.buffer = new Uint16Array(source.length);
+  constructor(readonly source: string) {}
+
+  private add(code: number): void {
+    if (this.buffered === CHUNK) this.flush();
+    this.buffer[this.buffered++] = code;
   }
 
   open(viewAt: number, source: number): void {
@@ -282,7 +286,7 @@ class PassOutput {
   decoded(code: number, source: number): void {
     this.place(source);
     this.viewLength++;
-    this.buffer[this.buffered++] = code;
+    this.add(code);
   }
 
   /** The input from `from` to `end`, unchanged. */
@@ -300,7 +304,7 @@ class PassOutput {
       this.lastSource = end - 1;
     }
     if (length < SHORT_RUN) {
-      for (let k = from; k < end; k++) this.buffer[this.buffered++] = this.source.charCodeAt(k);
+      for (let k = from; k < end; k++) this.add(this.source.charCodeAt(k));
     } else {
       this.flush();
       this.parts.push(this.source.slice(from, end));
@@ -309,10 +313,8 @@ class PassOutput {
   }
 
   flush(): void {
-    for (let k = 0; k < this.buffered; k += CHUNK) {
-      const chunk = this.buffer.subarray(k, Math.min(this.buffered, k + CHUNK));
-      this.parts.push(String.fromCharCode.apply(null, chunk as never));
-    }
+    if (this.buffered === 0) return;
+    this.parts.push(String.fromCharCode.apply(null, this.buffer.subarray(0, this.buffered) as never));
     this.buffered = 0;
   }
 
