@@ -9,10 +9,10 @@
 export const ALNUM = 1;
 /** Letters, digits, `-` and `_`. */
 export const BASE64URL = 2;
-export const UPPER_ALNUM = 4;
-export const LOWER_HEX = 8;
+const UPPER_ALNUM = 4;
+const LOWER_HEX = 8;
 /** Letters, digits and `-`. */
-export const ALNUM_DASH = 16;
+const ALNUM_DASH = 16;
 /** Letters, digits, `+` and `/`. */
 export const BASE64 = 32;
 /** What a credential in a header or field may hold: printable ASCII except quotes, separators and brackets. */

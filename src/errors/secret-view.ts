@@ -88,7 +88,7 @@ const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
 const INVISIBLE = new Uint8Array(0x10000);
 for (const [from, to] of INVISIBLE_RANGES) INVISIBLE.fill(1, from, to + 1);
 
-export function isInvisible(c: number): boolean {
+function isInvisible(c: number): boolean {
   return INVISIBLE[c] === 1;
 }
 
