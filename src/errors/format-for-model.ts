@@ -3,7 +3,7 @@ import { truncateText } from '../util/truncate.js';
 import { checkSize } from '../util/validate.js';
 import { ModelRetry } from './model-retry.js';
 import { modelText, type ToolErrorGuidance } from './model-text.js';
-import { type RedactOption, redactSecrets } from './redact.js';
+import { isTokenChar, type RedactOption, redactPieces, type TextPiece } from './redact.js';
 
 export type { ToolErrorGuidance } from './model-text.js';
 
@@ -72,10 +72,27 @@ function tag(value: unknown): string {
 /** Lines of a stack trace (`    at fn (file:1:2)`) some libraries put into messages. */
 const STACK_LINE = /^\s+at\s\S.*$/gm;
 
+/** How far back a cut looks for the start of the token it would split. */
+const MAX_TOKEN_CUT = 256;
+
+/**
+ * `text` cut to `limit` characters. A token the cut would split is dropped whole: half a key is too short to be
+ * recognised as one, and it is still half a secret.
+ */
+function bounded(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  let end = limit;
+  if (isTokenChar(text.charCodeAt(limit))) {
+    const stop = Math.max(0, limit - MAX_TOKEN_CUT);
+    while (end > stop && isTokenChar(text.charCodeAt(end - 1))) end--;
+    if (end === stop) end = limit;
+  }
+  return text.slice(0, end);
+}
+
 function clean(text: string, limit: number): string {
   // Cut attacker-sized text before any regex runs over it.
-  const bounded = text.length > limit ? text.slice(0, limit) : text;
-  return bounded
+  return bounded(text, limit)
     .replace(STACK_LINE, '')
     .replace(/\n{2,}/g, '\n')
     .trim();
@@ -86,41 +103,80 @@ function isErrorLike(value: object): boolean {
   return typeof read(value, 'message') === 'string' && typeof read(value, 'name') === 'string';
 }
 
+/**
+ * One rendered value: `lead` is our wording (a name, "Thrown value: "), `text` what the value itself says, and
+ * whether cleaning trimmed whitespace before or after it (what was split there was split at a space).
+ */
+interface Described {
+  readonly lead: string;
+  readonly text: string;
+  readonly spaceBefore?: boolean;
+  readonly spaceAfter?: boolean;
+}
+
+const said = (lead: string, text = ''): Described => ({ lead, text });
+
+const isSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+
+/** `raw` cleaned (see `clean`) as what a value says after `lead`. */
+function saidCleaned(lead: string, raw: string, limit: number): Described {
+  const last = Math.min(raw.length, limit) - 1;
+  return {
+    lead,
+    text: clean(raw, limit),
+    spaceBefore: isSpace(raw.charCodeAt(0)),
+    spaceAfter: last >= 0 && isSpace(raw.charCodeAt(last)),
+  };
+}
+
 /** One line for one thrown value, whatever it is. Never throws. */
-function describe(value: unknown, limit: number): string {
+function describe(value: unknown, limit: number): Described {
   switch (typeof value) {
-    case 'string':
-      return clean(value, limit) || 'Error (empty message)';
+    case 'string': {
+      const described = saidCleaned('', value, limit);
+      return described.text ? described : said('Error (empty message)');
+    }
     case 'undefined':
-      return 'Unknown error (the tool threw undefined)';
+      return said('Unknown error (the tool threw undefined)');
     case 'symbol':
-      return `Thrown value: ${safeString(() => value.toString())}`;
+      return said(
+        'Thrown value: ',
+        safeString(() => value.toString()),
+      );
     case 'number':
     case 'bigint':
     case 'boolean':
-      return `Thrown value: ${String(value)}`;
+      return said('Thrown value: ', String(value));
     case 'function':
-      return `Thrown value: function ${safeString(() => value.name) || '(anonymous)'}`;
+      return said('Thrown value: function ', safeString(() => value.name) || '(anonymous)');
   }
-  if (value === null) return 'Unknown error (the tool threw null)';
+  if (value === null) return said('Unknown error (the tool threw null)');
   const object = value as object;
   if (isErrorLike(object)) {
     const rawName = read(object, 'name');
     const rawMessage = read(object, 'message');
     const name = typeof rawName === 'string' && rawName ? clean(rawName, 200) : 'Error';
+    const issues = issuesText(object, limit);
     const message =
-      issuesText(object, limit) ?? (typeof rawMessage === 'string' ? clean(rawMessage, limit) : '');
-    return message ? `${name}: ${message}` : name;
+      issues !== undefined
+        ? said(`${name}: `, issues)
+        : saidCleaned(`${name}: `, typeof rawMessage === 'string' ? rawMessage : '', limit);
+    return message.text ? message : said(name);
   }
-  if (Array.isArray(object)) return `Thrown value: ${safeJson(object, limit) ?? tag(object)}`;
+  if (Array.isArray(object)) {
+    const json = safeJson(object);
+    return json === undefined
+      ? said('Thrown value: ', tag(object))
+      : said('Thrown value: ', bounded(json, limit));
+  }
   const message = read(object, 'message');
-  if (typeof message === 'string' && message) return `Error: ${clean(message, limit)}`;
-  const json = safeJson(object, limit);
-  if (json !== undefined && json !== '{}') return `Thrown object: ${json}`;
+  if (typeof message === 'string' && message) return saidCleaned('Error: ', message, limit);
+  const json = safeJson(object);
+  if (json !== undefined && json !== '{}') return said('Thrown object: ', bounded(json, limit));
   const text = safeString(() => String(object));
   return text && text !== '[object Object]'
-    ? `Thrown value: ${clean(text, limit)}`
-    : `Thrown value: ${tag(object)}`;
+    ? saidCleaned('Thrown value: ', text, limit)
+    : said('Thrown value: ', tag(object));
 }
 
 /**
@@ -166,33 +222,42 @@ function innerErrors(value: unknown): unknown[] {
 /**
  * The error, its inner errors (AggregateError) and its cause chain, one line each. Not the classifier's
  * `errorChain`: that one flattens a tree (a RetryError's `lastError`, aggregates' errors newest first) into facts,
- * while the model needs the `cause` links in order, with the cycle and depth cut said out loud.
+ * while the model needs the `cause` links in order, with the cycle and depth cut said out loud. Returned as pieces,
+ * so redaction also finds a key whose halves are in two messages.
  */
-function renderChain(error: unknown, limit: number): string {
+function renderChain(error: unknown, limit: number): TextPiece[] {
+  const pieces: TextPiece[] = [];
   const lines: string[] = [];
+  let spaceAfterPrevious = false;
+  const add = (prefix: string, { lead, text, spaceBefore, spaceAfter }: Described): void => {
+    const glue = `${lines.length > 0 ? '\n' : ''}${prefix}${lead}`;
+    pieces.push(spaceAfterPrevious || spaceBefore ? { glue, join: ' ' } : { glue }, text);
+    lines.push(`${prefix}${lead}${text}`);
+    spaceAfterPrevious = spaceAfter === true;
+  };
   const seen = new Set<unknown>();
   let current: unknown = error;
   for (let depth = 0; depth <= MAX_CAUSE_DEPTH; depth++) {
     seen.add(current);
-    const line = describe(current, limit);
+    const described = describe(current, limit);
     // Skip a cause that only repeats what its parent already said (common with wrapping libraries).
-    if (depth === 0) lines.push(line);
-    else if (!repeats(lines, line)) lines.push(`Caused by: ${line}`);
+    if (depth === 0) add('', described);
+    else if (!repeats(lines, described.lead + described.text)) add('Caused by: ', described);
     const inner = innerErrors(current);
     inner.slice(0, MAX_INNER_ERRORS).forEach((e, i) => {
-      lines.push(`  [${i + 1}] ${describe(e, limit)}`);
+      add(`  [${i + 1}] `, describe(e, limit));
     });
-    if (inner.length > MAX_INNER_ERRORS) lines.push(`  … and ${inner.length - MAX_INNER_ERRORS} more`);
+    if (inner.length > MAX_INNER_ERRORS) add('', said(`  … and ${inner.length - MAX_INNER_ERRORS} more`));
     const next = typeof current === 'object' && current !== null ? read(current, 'cause') : undefined;
-    if (next === undefined) return lines.join('\n');
+    if (next === undefined) return pieces;
     if (seen.has(next)) {
-      lines.push('Caused by: (cycle: an earlier error in this chain)');
-      return lines.join('\n');
+      add('', said('Caused by: (cycle: an earlier error in this chain)'));
+      return pieces;
     }
     current = next;
   }
-  lines.push('Caused by: … (deeper causes omitted)');
-  return lines.join('\n');
+  add('', said('Caused by: … (deeper causes omitted)'));
+  return pieces;
 }
 
 /** Whether `line` (or its message after `Name: `) already appears in an earlier line. */
@@ -209,7 +274,7 @@ function repeats(lines: readonly string[], line: string): boolean {
  * - Any other error: `<Name>: <message>`, then one `Caused by: <Name>: <message>` line per cause (at most 5,
  *   cycles detected), inner errors of an `AggregateError`, any `details`, then the guidance line.
  * - Strings, numbers, null, undefined, objects, arrays, symbols, throwing getters all render; nothing throws.
- * - Secrets are redacted (see `redactSecrets`); stack traces are dropped; the text is at most
+ * - Secrets are redacted (see `redactSecrets`), also a key split between two messages; stack traces are dropped; the text is at most
  *   `maxErrorChars` long (default 2000), with the cut marked.
  * An error that already carries its model text (see `attachModelText`) returns that text unchanged.
  */
@@ -223,18 +288,21 @@ export function formatToolError(error: unknown, context: ToolErrorContext = {}):
     const guidance = modelText.guidance[context.guidance ?? 'retry'] ?? '';
     // Each piece is cut to about twice the bound before any regex (redaction) sees it.
     const limit = max * 2;
-    const body = ModelRetry.isInstance(error)
-      ? withoutGuidance(
-          clean(
-            safeString(() => error.message),
-            limit,
+    const pieces: TextPiece[] = ModelRetry.isInstance(error)
+      ? [
+          withoutGuidance(
+            clean(
+              safeString(() => error.message),
+              limit,
+            ),
+            guidance,
           ),
-          guidance,
-        )
+        ]
       : renderChain(error, limit);
-    const details = context.details ? clean(context.details, limit) : '';
+    // Details are graceful-ai's own lines: scanned, but never joined to a message.
+    if (context.details) pieces.push({ glue: `\n${clean(context.details, limit)}` });
     const tail = guidance ? `\n\n${guidance}` : '';
-    const head = redactSecrets(details ? `${body}\n${details}` : body, context.redact);
+    const head = redactPieces(pieces, context.redact);
     return `${truncateText(head, Math.max(0, max - tail.length))}${tail}`;
   } catch {
     return `${modelText.unrenderable}\n\n${modelText.guidance.retry}`;

@@ -1,3 +1,6 @@
+import { scanSecrets } from './secret-scanner.js';
+import { decodedView, originalIndex } from './secret-view.js';
+
 /** What replaces a secret in model-visible text. */
 export const REDACTED = '[REDACTED]';
 
@@ -9,36 +12,18 @@ export const REDACTED = '[REDACTED]';
 export type RedactOption = RegExp | readonly RegExp[] | ((text: string) => string);
 
 /**
- * Built-in patterns. Every one is linear: no nested quantifiers, and each starts with a literal or is
- * guarded by a lookbehind so a long run of matching characters is scanned once, not once per position.
+ * Text made of pieces: content is scanned in place AND read joined with the content around it, so a key split
+ * between two pieces (the end of one cause's message, the start of the next) is found; glue (`\nCaused by: Error: `)
+ * is scanned in place only and kept when a split key around it is replaced. `join` is how the joined reading sees
+ * the glue's place (see `splitSecrets`).
  */
-const BUILT_IN: readonly [RegExp, string][] = [
-  // OpenAI / Anthropic (`sk-ant-…`) and similar `sk-` keys.
-  [/(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{16,}/g, REDACTED],
-  // Google API keys.
-  [/(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{30,}/g, REDACTED],
-  // GitHub tokens: classic, OAuth, user-to-server, server-to-server, refresh, fine-grained.
-  [/(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, REDACTED],
-  // AWS access key ids.
-  [/(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}(?![A-Z0-9])/g, REDACTED],
-  // JWTs (header.payload.signature, base64url).
-  [/(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
-  // `Authorization: Bearer <token>`.
-  [/(?<![A-Za-z])(Bearer)[ \t]+[^\s"',;]+/gi, `$1 ${REDACTED}`],
-  // Passwords in URLs: scheme://user:password@host. Anchored on `://`, so each start is cheap.
-  [/(:\/\/[^\s:/@]*:)[^\s@/]+@/g, `$1${REDACTED}@`],
-  // Connection strings and key=value configs: Password=…; pwd=…
-  [
-    /(?<![A-Za-z])((?:password|passwd|pwd)["']?[ \t]*[=:][ \t]*)(?:"[^"]*"|'[^']*'|[^\s"';,&]+)/gi,
-    `$1${REDACTED}`,
-  ],
-];
+export type TextPiece = string | { readonly glue: string; readonly join?: ' ' };
 
 const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
 /** Shorter values (`1`, `true`, `dev`) would redact ordinary words. */
 const MIN_ENV_SECRET_LENGTH = 8;
 
-/** Values of environment variables that look secret, longest first, read at call time. */
+/** Values of environment variables that look secret, read at call time. */
 function envSecrets(): string[] {
   const values: string[] = [];
   const env = typeof process === 'object' && process ? process.env : undefined;
@@ -48,7 +33,154 @@ function envSecrets(): string[] {
     const value = env[name];
     if (value !== undefined && value.length >= MIN_ENV_SECRET_LENGTH) values.push(value);
   }
-  return values.sort((a, b) => b.length - a.length);
+  return values;
+}
+
+function eachOccurrence(text: string, value: string, found: (start: number, end: number) => void): void {
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + value.length)) {
+    found(at, at + value.length);
+  }
+}
+
+/** Secrets in `text` as [start, end) pairs: found in the decoded view, mapped back to the original. */
+function secretSpans(text: string, envValues: readonly string[]): number[] {
+  const view = decodedView(text);
+  const found = scanSecrets(view.text);
+  const spans: number[] = view.maps === undefined ? found : [];
+  for (let k = 0; spans !== found && k < found.length; k += 2) {
+    spans.push(originalIndex(view, found[k]!), originalIndex(view, found[k + 1]!));
+  }
+  for (const value of envValues) {
+    eachOccurrence(text, value, (start, end) => spans.push(start, end));
+    if (view.maps !== undefined) {
+      eachOccurrence(view.text, value, (start, end) =>
+        spans.push(originalIndex(view, start), originalIndex(view, end)),
+      );
+    }
+  }
+  return spans;
+}
+
+/** A character of a key, token or escape: a cut between two of them may split a secret. */
+export function isTokenChar(c: number): boolean {
+  return (
+    (c >= 0x30 && c <= 0x39) ||
+    ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) ||
+    c === 0x2d ||
+    c === 0x5f ||
+    c === 0x2b ||
+    c === 0x2f ||
+    c === 0x3d ||
+    c === 0x2e ||
+    c === 0x25 ||
+    c === 0x5c
+  );
+}
+
+const isLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+
+/**
+ * Whether `text` ends a clause, so the next message starts afresh: with `?`, `)`, `]`, `}`, or a word and dots
+ * ("Required."). A `.` after anything else may be inside a key (a JWT, `ya29.`); a quote may open a value; `!` is
+ * common in passwords; `;` and `,` occur inside ANSI sequences.
+ */
+function endsClause(text: string): boolean {
+  let k = text.length - 1;
+  const last = text.charCodeAt(k);
+  if (last === 0x3f || last === 0x29 || last === 0x5d || last === 0x7d) return true;
+  if (last !== 0x2e) return false;
+  while (k >= 0 && text.charCodeAt(k) === 0x2e) k--;
+  let word = k;
+  while (word >= 0 && isLetter(text.charCodeAt(word))) word--;
+  return word < k && (word < 0 || !isTokenChar(text.charCodeAt(word)));
+}
+
+/**
+ * Secrets found in the content read joined (a key cut in two between two messages, or a value whose `Bearer` or
+ * `api_key=` ends the previous message), cut at the borders and placed in the full text, so the glue stays. Each
+ * border is read as its `join` when given (a space the rendering trimmed), as a line break after a message that
+ * ends a clause, else as nothing: a message that stops mid-token is read as continued.
+ */
+function splitSecrets(pieces: readonly TextPiece[], envValues: readonly string[]): number[] {
+  // Each content piece's start in the joined reading and in the full text.
+  const joinedStarts: number[] = [];
+  const fullStarts: number[] = [];
+  const contents: string[] = [];
+  const parts: string[] = [];
+  let full = 0;
+  let joined = 0;
+  let join: string | undefined;
+  for (const piece of pieces) {
+    if (typeof piece !== 'string') {
+      full += piece.glue.length;
+      if (piece.join !== undefined) join = piece.join;
+      continue;
+    }
+    if (piece.length === 0) continue;
+    const previous = contents[contents.length - 1];
+    if (previous !== undefined) {
+      const border = join ?? (endsClause(previous) ? '\n' : '');
+      parts.push(border);
+      joined += border.length;
+    }
+    join = undefined;
+    joinedStarts.push(joined);
+    fullStarts.push(full);
+    contents.push(piece);
+    parts.push(piece);
+    joined += piece.length;
+    full += piece.length;
+  }
+  if (contents.length < 2) return [];
+  const spans = secretSpans(parts.join(''), envValues);
+  const out: number[] = [];
+  for (let k = 0; k < spans.length; k += 2) {
+    for (let p = 0; p < contents.length; p++) {
+      const from = Math.max(spans[k]!, joinedStarts[p]!);
+      const to = Math.min(spans[k + 1]!, joinedStarts[p]! + contents[p]!.length);
+      if (to > from)
+        out.push(from - joinedStarts[p]! + fullStarts[p]!, to - joinedStarts[p]! + fullStarts[p]!);
+    }
+  }
+  return out;
+}
+
+/** `text` with every span replaced by one `[REDACTED]` (overlapping and touching spans merged). */
+function replaceSpans(text: string, spans: readonly number[]): string {
+  if (spans.length === 0) return text;
+  // The scan finds spans in order, nearly always: sort only when it did not.
+  let ordered = spans;
+  for (let k = 2; k < spans.length; k += 2) {
+    if (spans[k]! >= spans[k - 2]!) continue;
+    const order = Array.from({ length: spans.length / 2 }, (_, n) => n);
+    order.sort((a, b) => spans[2 * a]! - spans[2 * b]! || spans[2 * b + 1]! - spans[2 * a + 1]!);
+    ordered = order.flatMap((n) => [spans[2 * n]!, spans[2 * n + 1]!]);
+    break;
+  }
+  let out = '';
+  let copied = 0;
+  let open = -1;
+  let close = -1;
+  for (let k = 0; k < ordered.length; k += 2) {
+    const start = ordered[k]!;
+    const end = ordered[k + 1]!;
+    if (end <= start) continue;
+    if (open >= 0 && start <= close) {
+      close = Math.max(close, end);
+      continue;
+    }
+    if (open >= 0) {
+      out += text.slice(copied, open) + REDACTED;
+      copied = close;
+    }
+    open = start;
+    close = end;
+  }
+  if (open >= 0) {
+    out += text.slice(copied, open) + REDACTED;
+    copied = close;
+  }
+  return out + text.slice(copied);
 }
 
 function applyPattern(text: string, pattern: RegExp): string {
@@ -57,31 +189,44 @@ function applyPattern(text: string, pattern: RegExp): string {
   return text.replace(global, REDACTED);
 }
 
-/**
- * Removes secrets from text before a model sees it: API keys (`sk-…`, `sk-ant-…`, `AIza…`, GitHub
- * `ghp_…`/`gho_…`/`ghu_…`/`ghs_…`/`ghr_…`/`github_pat_…`), `Bearer` tokens, AWS access key ids, JWTs,
- * passwords in URLs and connection strings, the values of environment variables whose names contain KEY,
- * TOKEN, SECRET or PASSWORD (8 characters or longer), then `extra`. Never throws: if `extra` throws, the
- * whole text is withheld (fail closed). Callers bound the text first; the patterns are linear.
- */
-export function redactSecrets(text: string, extra?: RedactOption): string {
+function applyExtra(text: string, extra: RedactOption | undefined): string {
+  if (extra === undefined) return text;
+  if (typeof extra === 'function') {
+    const cleaned = extra(text);
+    return typeof cleaned === 'string' ? cleaned : REDACTED;
+  }
   let out = text;
+  for (const pattern of extra instanceof RegExp ? [extra] : extra) out = applyPattern(out, pattern);
+  return out;
+}
+
+/**
+ * `redactSecrets` over text made of pieces (see `TextPiece`): the one implementation both use. Never throws.
+ */
+export function redactPieces(pieces: readonly TextPiece[], extra?: RedactOption): string {
   try {
-    for (const secret of envSecrets()) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    }
-    for (const [pattern, replacement] of BUILT_IN) {
-      pattern.lastIndex = 0;
-      out = out.replace(pattern, replacement);
-    }
-    if (extra === undefined) return out;
-    if (typeof extra === 'function') {
-      const cleaned = extra(out);
-      return typeof cleaned === 'string' ? cleaned : REDACTED;
-    }
-    for (const pattern of extra instanceof RegExp ? [extra] : extra) out = applyPattern(out, pattern);
-    return out;
+    const texts = pieces.map((piece) => (typeof piece === 'string' ? piece : piece.glue));
+    const full = texts.length === 1 ? texts[0]! : texts.join('');
+    const envValues = envSecrets();
+    const spans = secretSpans(full, envValues);
+    if (pieces.length > 1) for (const position of splitSecrets(pieces, envValues)) spans.push(position);
+    return applyExtra(replaceSpans(full, spans), extra);
   } catch {
     return `${REDACTED} (redaction failed, so the text was withheld)`;
   }
+}
+
+/**
+ * Removes secrets from text before a model (or a log, a session file, an RPC peer) sees it, however they are
+ * encoded: the text is also read with percent-escapes and JSON/JavaScript escapes decoded and zero-width characters
+ * and ANSI sequences removed, and a secret found there is replaced in its original form. Covers keys recognised by
+ * their prefix wherever they stand (OpenAI, Anthropic, Google, GitHub, Slack, Stripe, Hugging Face, Groq, xAI, AWS,
+ * Twilio, … see docs/graceful-tool.md), JWTs, PEM private keys, `Bearer`/`Basic`/`Authorization` credentials,
+ * values of secret-named fields and query parameters (`api_key=`, `"password": …`, `access_token=`), passwords in
+ * URLs, 40-character base64 keys standing alone (AWS secret access keys, Cohere), and the values (8+ characters) of
+ * environment variables whose names contain KEY, TOKEN, SECRET or PASSWORD, read at call time; then `extra`.
+ * Linear in the text's length. Never throws: if `extra` throws, the whole text is withheld (fail closed).
+ */
+export function redactSecrets(text: string, extra?: RedactOption): string {
+  return redactPieces([text], extra);
 }

@@ -188,4 +188,50 @@ describe('formatToolError', () => {
       `Error: order [REDACTED]${GUIDE}`,
     );
   });
+
+  it('redacts a key split between two messages of the chain in both, keeping the lines', () => {
+    const error = new Error('auth failed with sk-proj-AbCdEf', {
+      cause: new Error('GhIjKl0123456789 rejected'),
+    });
+    expect(formatToolError(error, { guidance: 'none' })).toBe(
+      'Error: auth failed with [REDACTED]\nCaused by: Error: [REDACTED] rejected',
+    );
+  });
+
+  it('redacts a token whose Bearer ended the message before (the space between them was trimmed)', () => {
+    const error = new Error('sent Authorization: Bearer ', {
+      cause: new Error('abc123DEF456ghi789 was rejected'),
+    });
+    expect(formatToolError(error, { guidance: 'none' })).toBe(
+      'Error: sent Authorization: Bearer\nCaused by: Error: [REDACTED] was rejected',
+    );
+  });
+
+  it('does not continue a message that ends a clause into the next one', () => {
+    const error = new Error('Invalid value for password: Required.', { cause: new Error('400 Bad Request') });
+    expect(formatToolError(error, { guidance: 'none' })).toBe(
+      'Error: Invalid value for password: Required.\nCaused by: Error: 400 Bad Request',
+    );
+  });
+
+  it('continues a message that stops mid-token into the next one (which may lose its first word)', () => {
+    const error = new Error('bad key sk-proj-AbCdEfGhIjKlMnOpQrStUvWx1234', {
+      cause: new Error('Unauthorized'),
+    });
+    expect(formatToolError(error, { guidance: 'none' })).toBe(
+      'Error: bad key [REDACTED]\nCaused by: Error: [REDACTED]',
+    );
+  });
+
+  it('never leaves the first half of a key the per-message bound cut through', () => {
+    // Nine project keys shrink to nine `[REDACTED]`, so what stands near the cut (at twice maxErrorChars) is shown.
+    const keys = Array.from({ length: 9 }, (_, i) => `sk-proj-${String(i).repeat(80)}`).join(' ');
+    const legacy = 'sk-AbCdEfGhIjKlMnOpQrStT3BlbkFJAbCdEfGhIjKlMnOpQrSt';
+    // The legacy key starts 15 characters before the cut: 12 characters of its body would be left.
+    const message = `${keys} ${'x'.repeat(1000 - keys.length - 17)} ${legacy} tail`;
+    const text = formatToolError(new Error(message), { maxErrorChars: 500, guidance: 'none' });
+    expect(text).not.toContain('sk-');
+    expect(text).not.toContain('AbCdEf');
+    expect(text).toMatch(/^Error: (\[REDACTED\] ){9}x+$/);
+  });
 });
