@@ -40,7 +40,7 @@ describe('errorText: always a string', () => {
 
 describe('boundedErrorText: the one rendering events and session entries carry', () => {
   it('redacts secrets (through redactSecrets) and bounds the text, marking the cut', () => {
-    const key = 'sk-abcdefghijklmnopqrstuvwxyz0123';
+    const key = 'sk-abc123DEF456ghi789JKL012mno345';
     expect(boundedErrorText(new Error(`bad key ${key}`))).toBe('bad key [REDACTED]');
     const long = boundedErrorText(new Error('y'.repeat(100_000)), 100);
     expect(long).toHaveLength(100);
