@@ -46,6 +46,8 @@ const SEPARATOR = 4;
 const RUN_END = 8;
 const PAIR_STARTS = new Uint8Array(128 * 128);
 const TRIGGER = new Uint8Array(128);
+/** `PAIR_STARTS` with the second character's `TRIGGER` merged in (built after both): one lookup per character. */
+const STEP = new Uint8Array(128 * 128);
 
 // The prefix trie: node n's child for ASCII character c is CHILD[(n << 7) | c] (0 = none); MATCHER_AT[n] is the
 // matcher of the prefix ending at n (-1 = none).
@@ -220,6 +222,7 @@ for (const pair of ['be', 'ba']) {
 TRIGGER[EQUALS]! |= SEPARATOR;
 TRIGGER[COLON]! |= SEPARATOR;
 for (let c = 0; c < 128; c++) if ((CLASS[c]! & BASE64) === 0) TRIGGER[c]! |= RUN_END;
+for (let pair = 0; pair < STEP.length; pair++) STEP[pair] = PAIR_STARTS[pair]! | TRIGGER[pair & 127]!;
 
 /** A 40-character base64 token standing alone (ending just before `end`) with mixed case: AWS secret, Cohere key. */
 function bareKeyBefore(text: string, end: number): void {
@@ -266,23 +269,22 @@ export function scanSecrets(text: string): number[] {
   let i = 0;
   while (i < length) {
     const c = text.charCodeAt(i);
-    const starts = c < 128 ? PAIR_STARTS[(previous << 7) | c]! : 0;
-    const trigger = c < 128 ? TRIGGER[c]! : RUN_END;
-    if ((starts | trigger) === 0) {
+    const step = c < 128 ? STEP[(previous << 7) | c]! : RUN_END;
+    if (step === 0) {
       previous = c;
       i++;
       continue;
     }
     let next = -1;
-    if (starts & PREFIX) next = prefixAt(text, i - 1);
-    if (starts & WORD && next < 0) next = (c | 0x20) === 0x65 ? bearer(text, i - 1) : basic(text, i - 1);
+    if (step & PREFIX) next = prefixAt(text, i - 1);
+    if (step & WORD && next < 0) next = (c | 0x20) === 0x65 ? bearer(text, i - 1) : basic(text, i - 1);
     if (next < 0) {
-      if (trigger & RUN_END) {
+      if (step & RUN_END) {
         if (lastBreak < 0 ? i >= BARE_KEY_LENGTH : i - lastBreak - 1 === BARE_KEY_LENGTH)
           bareKeyBefore(text, i);
         lastBreak = i;
       }
-      if (trigger & SEPARATOR) {
+      if (step & SEPARATOR) {
         if (mayEndSecretName(text, i, previous)) next = keyValueAt(text, i);
         if (c === COLON && code(text, i + 1) === SLASH && code(text, i + 2) === SLASH) userinfoAt(text, i);
       }
