@@ -6,6 +6,7 @@
  * table cannot know (vLLM, DeepSeek, Mistral behind an OpenAI-compatible endpoint).
  */
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
+import { isContextOverflow } from '../../src/classify/classify.js';
 
 /**
  * How a recovery request asks for a continuation of the shown text:
@@ -98,10 +99,13 @@ function thinkingEnabled(params: LanguageModelV4CallOptions): boolean {
   return thinking !== undefined && thinking.type !== 'disabled';
 }
 
-/** Whether a failed continuation request was the provider refusing the prefill (then: one regeneration). */
+/**
+ * Whether a failed continuation request was the provider refusing the prefill (then: one regeneration). A context
+ * overflow is also a 400, but says nothing about prefills: it must not mark the model as one that refuses them.
+ */
 export function isPrefillRejection(error: unknown): boolean {
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  return status === 400 || status === 422;
+  return (status === 400 || status === 422) && !isContextOverflow(error);
 }
 
 /**

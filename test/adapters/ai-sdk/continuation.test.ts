@@ -3,11 +3,19 @@
  * (what the recovery request's call options carry, which `@ai-sdk/openai-compatible` turns into body fields and
  * message fields), the whitespace join, a server that ignores the prefill, and the option checks.
  */
-import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import {
+  APICallError,
+  type LanguageModelV4CallOptions,
+  type LanguageModelV4GenerateResult,
+} from '@ai-sdk/provider';
 import { streamText as sdkStreamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { continuationByProvider, prefill } from '../../../adapters/ai-sdk/continuation.js';
+import {
+  continuationByProvider,
+  isPrefillRejection,
+  prefill,
+} from '../../../adapters/ai-sdk/continuation.js';
 import { EmittedContent } from '../../../adapters/ai-sdk/emitted-content.js';
 import { Reconciliation } from '../../../adapters/ai-sdk/reconciliation.js';
 import { isResetPart } from '../../../adapters/ai-sdk/reset-part.js';
@@ -99,6 +107,26 @@ describe('which calls continue', () => {
     const { text, parts } = await consume(model, { continuation: 'vllm' });
     expect(text).toBe('Hello world.');
     expect(parts.some(isResetPart)).toBe(false);
+  });
+});
+
+describe('what counts as a refused prefill', () => {
+  it('a 400 or 422 from the continuation request, but not a context overflow (also a 400)', () => {
+    const apiError = (statusCode: number, message: string) =>
+      new APICallError({
+        message,
+        url: 'https://api.anthropic.com/v1/messages',
+        requestBodyValues: {},
+        statusCode,
+      });
+    expect(
+      isPrefillRejection(apiError(400, 'Prefilling assistant messages is not supported for this model.')),
+    ).toBe(true);
+    expect(isPrefillRejection(apiError(422, 'Unprocessable'))).toBe(true);
+    expect(isPrefillRejection(apiError(400, 'prompt is too long: 210000 tokens > 200000 maximum'))).toBe(
+      false,
+    );
+    expect(isPrefillRejection(apiError(529, 'Overloaded'))).toBe(false);
   });
 });
 
