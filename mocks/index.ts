@@ -20,7 +20,13 @@ export type {
   ResponseFailureCode,
 } from './openai-errors.js';
 export type { MockOptions } from './player.js';
-export { lastToolResults, lastUserText, offeredToolNames, type ToolResultSeen } from './request.js';
+export {
+  assistantPrefill,
+  lastToolResults,
+  lastUserText,
+  offeredToolNames,
+  type ToolResultSeen,
+} from './request.js';
 export {
   type AnswerOptions,
   type Api,

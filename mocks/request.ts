@@ -25,6 +25,8 @@ interface Reader {
   items(body: Item): unknown;
   /** The text of a user message (`undefined` for anything else, e.g. a message holding only tool results). */
   userText(item: Item): string | undefined;
+  /** The text of an assistant message, reasoning left out (`undefined` for anything else). */
+  assistantText(item: Item): string | undefined;
   /** Tool call ids → tool names, from one item. */
   callNames(item: Item): [id: string, name: string][];
   /** The tool results at the end of the conversation (named when the result itself names its tool). */
@@ -76,6 +78,7 @@ const result = (toolCallId: string, output: string, error: string | undefined, t
 });
 
 const openaiUserText = (item: Item) => (item.role === 'user' ? textOf(item.content) : undefined);
+const openaiAssistantText = (item: Item) => (item.role === 'assistant' ? textOf(item.content) : undefined);
 const openaiToolNames = (body: Item) =>
   objects(body.tools).map((t) => (t.function as { name?: unknown } | undefined)?.name ?? t.name);
 
@@ -83,6 +86,7 @@ const READERS: Record<Api, Reader> = {
   chat: {
     items: (body) => body.messages,
     userText: openaiUserText,
+    assistantText: openaiAssistantText,
     callNames: (item) =>
       objects(item.tool_calls).flatMap((call) => {
         const name = (call.function as { name?: unknown } | undefined)?.name;
@@ -102,6 +106,7 @@ const READERS: Record<Api, Reader> = {
   responses: {
     items: (body) => body.input,
     userText: openaiUserText,
+    assistantText: openaiAssistantText,
     callNames: (item) =>
       item.type === 'function_call' && typeof item.call_id === 'string' && typeof item.name === 'string'
         ? [[item.call_id, item.name]]
@@ -124,6 +129,11 @@ const READERS: Record<Api, Reader> = {
       if (typeof item.content === 'string') return item.content;
       const texts = objects(item.content).filter((block) => block.type === 'text');
       return texts.length === 0 ? undefined : textOf(texts);
+    },
+    assistantText(item) {
+      if (item.role !== 'assistant') return undefined;
+      if (typeof item.content === 'string') return item.content;
+      return textOf(objects(item.content).filter((block) => block.type === 'text'));
     },
     callNames: (item) =>
       objects(item.content).flatMap((block) =>
@@ -150,6 +160,8 @@ const READERS: Record<Api, Reader> = {
       const texts = objects(item.parts).filter((part) => typeof part.text === 'string');
       return texts.length === 0 ? undefined : textOf(texts);
     },
+    assistantText: (item) =>
+      item.role === 'model' ? textOf(objects(item.parts).filter((part) => part.thought !== true)) : undefined,
     // Gemini matches results to calls by name; a call's id is optional.
     callNames: () => [],
     lastResults(items) {
@@ -203,6 +215,29 @@ export function lastUserText(request: RecordedRequest): string | undefined {
     .map((item) => reader.userText(item))
     .filter((text): text is string => text !== undefined)
     .at(-1);
+}
+
+/**
+ * The text of the assistant message the conversation ends with (a prefill, which the model is to continue), or
+ * `undefined` when the last message is not the assistant's. The stream guard sends one on Anthropic Messages to
+ * recover a cut stream: answer it with the rest of the text.
+ *
+ * @example
+ * // the first stream is cut; the recovery request continues what was shown
+ * (req, { index }) => index === 0
+ *   ? reply.text(answer, { fault: streamFault.cut({ afterChars: 20 }) })
+ *   : reply.text(answer.slice(assistantPrefill(req)?.length ?? 0))
+ */
+export function assistantPrefill(request: RecordedRequest): string | undefined {
+  const reader = READERS[request.api];
+  const texts: string[] = [];
+  // The responses wire may send one assistant turn as several message items.
+  for (const item of itemsOf(request).toReversed()) {
+    const text = reader.assistantText(item);
+    if (text === undefined) break;
+    texts.unshift(text);
+  }
+  return texts.length === 0 ? undefined : texts.join('');
 }
 
 /** The names of the tools offered to the model in this request. */

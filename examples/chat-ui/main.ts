@@ -1,24 +1,28 @@
 /**
- * `npm run chat-ui`: the chat page against the fault mock (no key, no network). Every streamed answer is cut
- * mid-sentence and the recovery request answers in other words, so the page shows a reset: the words shown before
- * the cut disappear and the recovered answer replaces them. With a real model, pass `openai('gpt-4o-mini')`.
+ * `npm run chat-ui`: the chat page against the fault mock (no key, no network), on OpenAI chat completions by
+ * default, or `npm run chat-ui -- --provider anthropic|google`. Every streamed answer is cut mid-sentence: on
+ * OpenAI and Gemini the recovery answers in other words and the page shows a reset (the words shown before the
+ * cut disappear); on Anthropic the recovery continues the text shown, so the answer goes on where it was cut.
+ * With a real model, pass e.g. `openai('gpt-4o-mini')` to `startChatServer`.
  */
-import { createOpenAI } from '@ai-sdk/openai';
-import { lastUserText, reply, startMockServer, streamFault } from '../../mocks/index.js';
+import { startMockServer } from '../../mocks/index.js';
+import { providerFromArgs, providers } from '../demo/provider.js';
+import { demoScript } from './demo-script.js';
 import { startChatServer } from './server.js';
 
-const mock = await startMockServer({
-  script: (request) =>
-    request.stream
-      ? reply.text(`You asked: "${lastUserText(request)}". Let me think about that for a while…`, {
-          frameDelayMs: 40,
-          fault: streamFault.cut({ afterChars: 40 }),
-        })
-      : reply.text(`Recovered answer to "${lastUserText(request)}": the stream was cut, this replaced it.`),
-});
-const openai = createOpenAI({ apiKey: 'sk-demo', baseURL: mock.urls.openai });
+let provider: (typeof providers)[keyof typeof providers];
+try {
+  provider = providers[providerFromArgs(process.argv.slice(2))];
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
+const mock = await startMockServer({ script: demoScript });
 const server = await startChatServer({
-  model: openai.chat('gpt-4o-mini'),
+  model: provider.models(provider.mockURL(mock))(provider.defaultModel),
   port: Number(process.env.PORT ?? 3000),
 });
-console.log(`chat UI at ${server.url} (model: the fault mock at ${mock.urls.openai}); Ctrl+C to stop`);
+console.log(
+  `chat UI at ${server.url} (${provider.label} on the fault mock at ${provider.mockURL(mock)}); Ctrl+C to stop`,
+);

@@ -1,14 +1,19 @@
 /**
  * examples/chat-ui in headless Chromium: a user types a question into the `useChat` page; the app server's
  * `/api/chat` runs the drop-in `streamText` against the loopback fault mock, whose stream is cut mid-answer.
- * What the page shows is checked after the answer and at every DOM change while it streamed.
+ * What the page shows is checked after the answer and at every DOM change while it streamed. Two app servers
+ * share the mock: one on OpenAI chat completions (recovery by regeneration), one on Anthropic Messages
+ * (recovery by continuation of the text shown).
  * Run with `npm run test:browser` (needs /usr/bin/chromium; not part of `npm test`).
  */
+import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isResetPart } from '../../adapters/ui/index.js';
 import { type ChatServer, startChatServer } from '../../examples/chat-ui/server.js';
 import {
+  assistantPrefill,
   type MockServer,
   type RecordedRequest,
   reply,
@@ -54,6 +59,10 @@ const notABeginning = (shown: string[][], answers: string[]): string[][] =>
     (texts) => texts.length > 1 || (texts.length === 1 && !answers.some((a) => a.startsWith(texts[0]!))),
   );
 
+/** The states that do not begin with the state before them: text that disappeared or changed. */
+const notContinuing = (shown: string[][]): string[][] =>
+  shown.filter((texts, i) => i > 0 && !texts.join('\n').startsWith(shown[i - 1]!.join('\n')));
+
 /** Waits until the chat is idle (`useChat`'s status ready or error) with `assistants` assistant messages. */
 async function settled(page: Page, assistants: number): Promise<void> {
   await page.waitForFunction(
@@ -91,6 +100,7 @@ if (!plan.run && !plan.fail) console.warn(`test:browser skipped: ${plan.message}
 describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
   let mock: MockServer;
   let app: ChatServer;
+  let anthropicApp: ChatServer;
   let browser: LaunchedChromium;
   const pageErrors: string[] = [];
   const durations: Record<string, number> = {};
@@ -101,8 +111,12 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
     let t0 = performance.now();
     mock = await startMockServer({ script: [] });
     const openai = createOpenAI({ apiKey: 'test', baseURL: mock.urls.openai });
-    app = await startChatServer({ model: openai.chat('gpt-4o-mini') });
-    durations['server start (esbuild bundle)'] = since(t0);
+    const anthropic = createAnthropic({ apiKey: 'test', baseURL: mock.urls.anthropic });
+    [app, anthropicApp] = await Promise.all([
+      startChatServer({ model: openai.chat('gpt-4o-mini') }),
+      startChatServer({ model: anthropic('claude-sonnet-4-5') }),
+    ]);
+    durations['two servers start (esbuild bundles)'] = since(t0);
     t0 = performance.now();
     browser = await launchChromium();
     await browser.context.addInitScript(recordAssistantText);
@@ -112,6 +126,7 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await anthropicApp?.close();
     await mock?.close();
     console.log(`test:browser durations (ms): ${JSON.stringify(durations)}`);
   });
@@ -121,10 +136,10 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
   });
 
   /** A new chat: the page makes up a chat id and puts it in the address. */
-  async function newChat(): Promise<Page> {
+  async function newChat(server = app): Promise<Page> {
     const page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(app.url);
+    await page.goto(server.url);
     await page.waitForURL(/\?chat=/);
     return page;
   }
@@ -153,6 +168,8 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
       true,
     );
     expect(notABeginning(shown, [first, recovered])).toEqual([]);
+    // The one moment text disappeared: the reset (the recovered answer, or first an empty message).
+    expect(notContinuing(shown)).toHaveLength(1);
 
     await page.reload();
     await settled(page, 1);
@@ -188,5 +205,56 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
     expect(notABeginning(await shownOverTime(page), [answer])).toEqual([]);
     await page.close();
     durations['identical recovery'] = since(t0);
+  });
+
+  it('on Anthropic, a cut recovered by continuation: the answer goes on where it was cut, never reset', async () => {
+    const t0 = performance.now();
+    const answer = 'Paris is the capital of France. It sits on the Seine.';
+    const shownAtCut = 'Paris is the capital '; // ends with a space, which the prefill must not
+    // The streamed request is cut; a recovery request that ends with a prefill gets the rest of the answer.
+    mock.setScript((request) => {
+      if (request.stream)
+        return reply.text(answer, {
+          frameDelayMs: 25,
+          fault: streamFault.cut({ afterChars: shownAtCut.length }),
+        });
+      const prefill = assistantPrefill(request);
+      return reply.text(
+        prefill === undefined ? 'A regeneration: no prefill was sent.' : answer.slice(prefill.length),
+      );
+    });
+    const page = await newChat(anthropicApp);
+    await ask(page, QUESTION);
+
+    expect(mock.requests.map((r) => [r.api, r.stream])).toEqual([
+      ['messages', true],
+      ['messages', false],
+    ]);
+    const recovery = (mock.requests[1]!.body as { messages: Array<{ role: string }> }).messages;
+    expect(recovery.at(-1)?.role).toBe('assistant');
+    expect(assistantPrefill(mock.requests[1]!)).toBe(shownAtCut.trimEnd());
+    const expected = [
+      { role: 'user', texts: [QUESTION] },
+      { role: 'assistant', texts: [answer] },
+    ];
+    expect(await shownMessages(page)).toEqual(expected);
+    const shown = await shownOverTime(page);
+    // Text was on screen before the cut; from then on the page only ever added to it.
+    expect(
+      shown.some(([text]) => text !== undefined && text.length > 0 && text.length <= shownAtCut.length),
+    ).toBe(true);
+    expect(notABeginning(shown, [answer])).toEqual([]);
+    expect(notContinuing(shown)).toEqual([]);
+
+    // Persisted as one answer, with no reset to hide anything: a reload shows the same.
+    const chatId = new URL(page.url()).searchParams.get('chat')!;
+    const [, persisted] = anthropicApp.chats.get(chatId)!;
+    expect(persisted!.parts.some(isResetPart)).toBe(false);
+    expect(persisted!.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))).toEqual([answer]);
+    await page.reload();
+    await settled(page, 1);
+    expect(await shownMessages(page)).toEqual(expected);
+    await page.close();
+    durations['continued recovery (Anthropic) + reload'] = since(t0);
   });
 });

@@ -8,6 +8,7 @@ import { APICallError, generateText, type LanguageModel } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import {
   type Api,
+  assistantPrefill,
   fault,
   type InBandErrorFormat,
   type NetworkFailure,
@@ -279,6 +280,38 @@ describe.each(transports)('every wire over $name', (t) => {
       expect(error.responseBody, wire).toContain('mock_script_exhausted');
       expect(error.responseHeaders?.['x-should-retry'], wire).toBe('false');
     }
+  });
+
+  it('assistantPrefill reads the assistant text a request ends with, reasoning left out', async () => {
+    const { models, requests } = await start(wires.flatMap(() => [reply.text('x'), reply.text('x')]));
+    for (const [wire, model] of models) {
+      // Two text parts: the responses wire sends them as two assistant items. Gemini sends thoughts back.
+      const thought = wire === 'generateContent' ? [{ type: 'reasoning' as const, text: 'Think.' }] : [];
+      const text = [
+        { type: 'text' as const, text: 'The capital ' },
+        { type: 'text' as const, text: 'is ' },
+      ];
+      await generateText({
+        model,
+        maxRetries: 0,
+        messages: [
+          { role: 'user', content: 'Capital of France?' },
+          { role: 'assistant', content: [...thought, ...text] },
+        ],
+      });
+      await generateText({ model, prompt: 'hi', maxRetries: 0 });
+    }
+    expect(requests.map((r) => [r.api, assistantPrefill(r)])).toEqual([
+      ['chat', 'The capital is '],
+      ['chat', undefined],
+      ['responses', 'The capital is '],
+      ['responses', undefined],
+      // @ai-sdk/anthropic trims a final assistant message's trailing whitespace itself (the API rejects it).
+      ['messages', 'The capital is'],
+      ['messages', undefined],
+      ['generateContent', 'The capital is '],
+      ['generateContent', undefined],
+    ]);
   });
 });
 

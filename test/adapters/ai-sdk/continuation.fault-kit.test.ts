@@ -13,6 +13,7 @@ import { isResetPart } from '../../../adapters/ai-sdk/reset-part.js';
 import type { StreamGuardOptions } from '../../../adapters/ai-sdk/stream-guard.js';
 import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
 import {
+  assistantPrefill,
   fault,
   mockHandlers,
   type RecordedRequest,
@@ -31,12 +32,6 @@ const anthropic = createAnthropic({ apiKey: 'sk-ant-test' });
 type Message = { role: string; content: Array<{ type: string; text?: string }> | string };
 const messagesOf = (request: RecordedRequest | undefined) =>
   ((request?.body as { messages?: Message[] } | undefined)?.messages ?? []) as Message[];
-/** The prefill a request ends with: its last message's text when that message is the assistant's. */
-function prefillOf(request: RecordedRequest | undefined): string | undefined {
-  const last = messagesOf(request).at(-1);
-  if (last?.role !== 'assistant') return undefined;
-  return typeof last.content === 'string' ? last.content : last.content.map((c) => c.text ?? '').join('');
-}
 
 const SHOWN = 'The quick brown '; // what the consumer sees before the cut: it ends with whitespace
 const ANSWER = 'The quick brown fox jumps over the lazy dog.';
@@ -45,7 +40,7 @@ const ANSWER = 'The quick brown fox jumps over the lazy dog.';
 function cutThenContinue(continuation: string, regenerated = ANSWER): ScriptFunction {
   return (request, { index }) => {
     if (index === 0) return reply.text(ANSWER, { fault: streamFault.cut({ afterChars: SHOWN.length }) });
-    return prefillOf(request) === undefined ? reply.text(regenerated) : reply.text(continuation);
+    return assistantPrefill(request) === undefined ? reply.text(regenerated) : reply.text(continuation);
   };
 }
 
@@ -82,7 +77,7 @@ describe('continuation on Anthropic Messages (default)', () => {
   it('the recovery request ends with the shown text as a prefill, trailing whitespace trimmed; the consumer reads the one answer, the shared space once', async () => {
     const { result, parts, requests } = await run(cutThenContinue(' fox jumps over the lazy dog.'));
     expect(requests.map((r) => r.stream)).toEqual([true, false]);
-    expect(prefillOf(requests[1])).toBe('The quick brown');
+    expect(assistantPrefill(requests[1]!)).toBe('The quick brown');
     expect(messagesOf(requests[1]).at(-2)?.role).toBe('user');
     expect(consumerText(parts)).toBe(ANSWER);
     expect(parts.some(isResetPart)).toBe(false);
@@ -109,7 +104,7 @@ describe('continuation on Anthropic Messages (default)', () => {
           fault: streamFault.cut({ afterChars: shown.length }),
         });
       if (index === 1) {
-        expect(prefillOf(request)).toBe('Let me check the');
+        expect(assistantPrefill(request)).toBe('Let me check the');
         return reply.toolCalls([{ name: 'weather', args: { city: 'Paris' } }], { text: ' weather.' });
       }
       return reply.text('It is sunny.');
@@ -141,7 +136,7 @@ describe('continuation on Anthropic Messages (default)', () => {
       guard: { recovery: 'stream' },
     });
     expect(requests.map((r) => r.stream)).toEqual([true, true]);
-    expect(prefillOf(requests[1])).toBe('The quick brown');
+    expect(assistantPrefill(requests[1]!)).toBe('The quick brown');
     expect(consumerText(parts)).toBe(ANSWER);
     const afterCut = parts.filter((p) => p.type === 'text-delta').map((p) => (p as { text: string }).text);
     expect(afterCut.length).toBeGreaterThan(5); // delta by delta, not one piece
@@ -155,7 +150,7 @@ describe('continuation on Anthropic Messages (default)', () => {
 
   it("continuation: 'off' → a regeneration, no prefill", async () => {
     const { parts, requests } = await run(cutThenContinue('unused'), { guard: { continuation: 'off' } });
-    expect(prefillOf(requests[1])).toBeUndefined();
+    expect(assistantPrefill(requests[1]!)).toBeUndefined();
     expect(consumerText(parts)).toBe(ANSWER);
   });
 });
@@ -171,7 +166,7 @@ describe('continuation falls back to regeneration', () => {
         : reply.text(ANSWER, { reasoning: { text: 'A pangram.', signature: 'EqQBsig' } });
     const { result, parts, requests } = await run(script, { thinking: true });
     expect(requests.map((r) => r.stream)).toEqual([true, false]);
-    expect(prefillOf(requests[1])).toBeUndefined();
+    expect(assistantPrefill(requests[1]!)).toBeUndefined();
     expect(consumerText(parts)).toBe(ANSWER);
     expect(parts.some(isResetPart)).toBe(false);
     expect(await attemptsOf(result)).toMatchObject([{}, { recovery: 'regenerate' }]);
@@ -195,7 +190,7 @@ describe('continuation falls back to regeneration', () => {
       return reply.text('Sunny.');
     };
     const { requests, result } = await run(script, { tools: { weather } });
-    expect(prefillOf(requests[1])).toBeUndefined();
+    expect(assistantPrefill(requests[1]!)).toBeUndefined();
     expect(executed).toEqual(['Paris']);
     expect((await result.steps)[0]?.text).toBe(text);
   });
@@ -211,11 +206,11 @@ describe('continuation falls back to regeneration', () => {
     const script: ScriptFunction = (request, { index }) => {
       if (index === 0 || index === 3)
         return reply.text(ANSWER, { fault: streamFault.cut({ afterChars: SHOWN.length }) });
-      return prefillOf(request) === undefined ? reply.text(ANSWER) : rejection;
+      return assistantPrefill(request) === undefined ? reply.text(ANSWER) : rejection;
     };
     const model = 'claude-opus-4-6';
     const { result, parts, requests } = await run(script, { model });
-    expect(requests.map((r) => [r.stream, prefillOf(r)])).toEqual([
+    expect(requests.map((r) => [r.stream, assistantPrefill(r)])).toEqual([
       [true, undefined],
       [false, 'The quick brown'],
       [false, undefined],
@@ -229,13 +224,13 @@ describe('continuation falls back to regeneration', () => {
     ]);
     // The same model later: straight to a regeneration.
     const again = await run(script, { model });
-    expect(again.requests.map((r) => prefillOf(r))).toEqual([undefined, undefined]);
+    expect(again.requests.map((r) => assistantPrefill(r))).toEqual([undefined, undefined]);
   });
 
   it('a regeneration after a rejected prefill that diverges → a reset, then the whole new answer', async () => {
     const script: ScriptFunction = (request, { index }) => {
       if (index === 0) return reply.text(ANSWER, { fault: streamFault.cut({ afterChars: SHOWN.length }) });
-      return prefillOf(request) === undefined
+      return assistantPrefill(request) === undefined
         ? reply.text('A pangram: sphinx of black quartz.')
         : fault.http(400, { type: 'error', error: { type: 'invalid_request_error', message: 'prefill' } });
     };
