@@ -364,13 +364,30 @@ function repeatRun(
   end: number,
 ): number {
   const first = s.charCodeAt(at);
-  const length = end - at;
   // A decoded character fills the repetition; otherwise one unchanged character may stand before the next escape.
   const gap = produces ? 0 : codeAt(s, end + 1) === first && !mayChange(codeAt(s, end)) ? 1 : 0;
+  const step = end - at + gap;
+  const stop = repeatUnits(s, out, first, result, produces, gap, end);
+  if (stop > end && (produces || gap === 1)) out.placeRun(end, step, (stop - end) / step);
+  return stop;
+}
+
+/**
+ * `repeatRun`'s loop, alone in its function: V8 compiles it on stack replacement mid-loop, and code after the loop
+ * (not yet run then) would throw that compilation away on every exit.
+ */
+function repeatUnits(
+  s: string,
+  out: PassOutput,
+  first: number,
+  result: number,
+  produces: boolean,
+  gap: number,
+  from: number,
+): number {
+  const length = result > 0 ? result & 0xf : -result;
   const step = length + gap;
-  const from = end;
-  let k = end;
-  let n = 0;
+  let k = from;
   while (k + step <= s.length) {
     const e = k + gap;
     if (s.charCodeAt(e) !== first || (gap === 1 && mayChange(s.charCodeAt(k)))) break;
@@ -380,10 +397,8 @@ function repeatRun(
       if (produces) out.add(next >> 4);
     } else if (next !== result) break;
     if (gap === 1) out.add(s.charCodeAt(k));
-    if (produces || gap === 1) n++;
     k += step;
   }
-  if (n > 0) out.placeRun(from, step, n);
   return k;
 }
 
