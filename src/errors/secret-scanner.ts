@@ -285,6 +285,15 @@ function walk(text: string): void {
       i++;
       continue;
     }
+    // Spaces, punctuation and non-ASCII: only a bare key can end there.
+    if (step === RUN_END) {
+      if (lastBreak < 0 ? i >= BARE_KEY_LENGTH : i - lastBreak - 1 === BARE_KEY_LENGTH)
+        bareKeyBefore(text, i);
+      lastBreak = i;
+      previous = c < 128 ? c : 0;
+      i++;
+      continue;
+    }
     let next = -1;
     if (step & PREFIX) next = prefixAt(text, i - 1);
     if (step & WORD && next < 0) next = (c | 0x20) === 0x65 ? bearer(text, i - 1) : basic(text, i - 1);
