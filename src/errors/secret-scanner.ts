@@ -260,6 +260,16 @@ export function scanSecrets(text: string): number[] {
   beginScan();
   skipUntil.fill(0);
   footerFrom = footerAt = -1;
+  walk(text);
+  bareKeyBefore(text, text.length);
+  return endScan();
+}
+
+/**
+ * The hot loop, alone in its function: V8 compiles it on stack replacement mid-loop, and code after the loop (not
+ * yet run then) would throw that compilation away on every exit.
+ */
+function walk(text: string): void {
   const length = text.length;
   // The last character seen that is not base64 (a run ends there), or -1 after a jump (not known).
   let lastBreak = -1;
@@ -272,6 +282,15 @@ export function scanSecrets(text: string): number[] {
     const step = c < 128 ? STEP[(previous << 7) | c]! : RUN_END;
     if (step === 0) {
       previous = c;
+      i++;
+      continue;
+    }
+    // Spaces, punctuation and non-ASCII: only a bare key can end there.
+    if (step === RUN_END) {
+      if (lastBreak < 0 ? i >= BARE_KEY_LENGTH : i - lastBreak - 1 === BARE_KEY_LENGTH)
+        bareKeyBefore(text, i);
+      lastBreak = i;
+      previous = c < 128 ? c : 0;
       i++;
       continue;
     }
@@ -299,6 +318,4 @@ export function scanSecrets(text: string): number[] {
       i++;
     }
   }
-  bareKeyBefore(text, length);
-  return endScan();
 }

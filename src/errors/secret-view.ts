@@ -254,7 +254,7 @@ class PassOutput {
 
   constructor(readonly source: string) {}
 
-  private add(code: number): void {
+  add(code: number): void {
     if (this.buffered === CHUNK) this.flush();
     this.buffer[this.buffered++] = code;
   }
@@ -280,6 +280,28 @@ class PassOutput {
       this.inSegment = 1;
     } else this.inSegment++;
     this.lastSource = source;
+  }
+
+  /**
+   * Maps the next `n` view characters (already added) to `source`, `source + step`, …: what `n` calls of `place`
+   * do, in constant time.
+   */
+  placeRun(source: number, step: number, n: number): void {
+    this.place(source);
+    if (n > 1) {
+      const stride = 3 * this.count - 1;
+      if (this.inSegment === 1) {
+        this.segments[stride] = step;
+        this.inSegment = n;
+      } else if (this.segments[stride] === step) this.inSegment += n - 1;
+      else {
+        this.open(this.viewLength + 1, source + step);
+        this.segments[3 * this.count - 1] = step;
+        this.inSegment = n - 1;
+      }
+      this.lastSource = source + (n - 1) * step;
+    }
+    this.viewLength += n;
   }
 
   /** One decoded character standing for the escape at `source`. */
@@ -328,6 +350,58 @@ class PassOutput {
   }
 }
 
+/**
+ * After the escape at `at` (its `change` was `result`, ending at `end`): the same kind of escape again and again,
+ * right after it or after one unchanged character (`\x1b[\x1b[`), in one loop. Each repetition adds at most one
+ * view character, so the run maps as one segment. Returns where the run ends.
+ */
+function repeatRun(
+  s: string,
+  out: PassOutput,
+  at: number,
+  result: number,
+  produces: boolean,
+  end: number,
+): number {
+  const first = s.charCodeAt(at);
+  // A decoded character fills the repetition; otherwise one unchanged character may stand before the next escape.
+  const gap = produces ? 0 : codeAt(s, end + 1) === first && !mayChange(codeAt(s, end)) ? 1 : 0;
+  const step = end - at + gap;
+  const stop = repeatUnits(s, out, first, result, produces, gap, end);
+  if (stop > end && (produces || gap === 1)) out.placeRun(end, step, (stop - end) / step);
+  return stop;
+}
+
+/**
+ * `repeatRun`'s loop, alone in its function: V8 compiles it on stack replacement mid-loop, and code after the loop
+ * (not yet run then) would throw that compilation away on every exit.
+ */
+function repeatUnits(
+  s: string,
+  out: PassOutput,
+  first: number,
+  result: number,
+  produces: boolean,
+  gap: number,
+  from: number,
+): number {
+  const length = result > 0 ? result & 0xf : -result;
+  const step = length + gap;
+  let k = from;
+  while (k + step <= s.length) {
+    const e = k + gap;
+    if (s.charCodeAt(e) !== first || (gap === 1 && mayChange(s.charCodeAt(k)))) break;
+    const next = change(s, e);
+    if (result > 0) {
+      if (next <= 0 || (next & 0xf) !== length || isInvisible(next >> 4) !== !produces) break;
+      if (produces) out.add(next >> 4);
+    } else if (next !== result) break;
+    if (gap === 1) out.add(s.charCodeAt(k));
+    k += step;
+  }
+  return k;
+}
+
 function decodePass(s: string): { text: string; map: PassMap } | undefined {
   let candidate = s.search(MAY_CHANGE);
   if (candidate < 0) return undefined;
@@ -341,11 +415,11 @@ function decodePass(s: string): { text: string; map: PassMap } | undefined {
     }
     out ??= new PassOutput(s);
     out.copy(copied, candidate);
-    if (result > 0) {
-      // A decoded invisible character is removed like a literal one.
-      if (!isInvisible(result >> 4)) out.decoded(result >> 4, candidate);
-      copied = candidate + (result & 0xf);
-    } else copied = candidate - result;
+    // A decoded invisible character is removed like a literal one.
+    const produces = result > 0 && !isInvisible(result >> 4);
+    if (produces) out.decoded(result >> 4, candidate);
+    copied = candidate + (result > 0 ? result & 0xf : -result);
+    copied = repeatRun(s, out, candidate, result, produces, copied);
     // Escapes often come in runs: look at the very next character before searching.
     candidate = copied < s.length && mayChange(s.charCodeAt(copied)) ? copied : nextCandidate(s, copied);
   }
