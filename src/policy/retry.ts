@@ -22,6 +22,8 @@ import {
 import { validateBackoff } from './backoff.js';
 import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
 import { type Coordination, checkCoordination, toolCooldownKey } from './coordination.js';
+import { sleepAfter, startEarly } from './early-check.js';
+import { recordSuccess } from './record-success.js';
 import { decideRetry } from './retry-decision.js';
 import { provesNotExecuted } from './safe-retry.js';
 import { abortableSleep } from './sleep.js';
@@ -235,6 +237,7 @@ export async function retryWithOutcome<T>(
   const cooldownKey = toolCooldownKey(tool);
   const start = clock.now();
   let circuitState: CircuitState | undefined;
+  let asyncBreaker = false; // the breaker's store answers asynchronously (a shared one, e.g. in Redis)
   /** The previous attempt's failure, kept for `keepOwnError`. */
   let lastFailure: { error: unknown; classification: Classification } | undefined;
 
@@ -256,10 +259,21 @@ export async function retryWithOutcome<T>(
     if (signal?.aborted) return fail(signal.reason, abortClassification, 'abort', attempt - 1, false);
 
     let permit: Awaited<ReturnType<CircuitBreaker['acquire']>> | undefined;
+    const cooldownCheck = (admitted?: PromiseLike<unknown>) => () =>
+      coordination?.beforeCall(cooldownKey, {
+        maxWaitMs: Math.max(0, Math.min(settings.maxRetryAfterMs, budget - (clock.now() - start))),
+        sleep: sleepAfter(admitted, sleep ?? abortableSleep),
+        signal,
+      });
+    let cooldown = cooldownCheck();
     if (breaker) {
       try {
         // Admitted in the same tick when the store allows, so the first attempt starts synchronously.
         const admitted = breaker.admit(telemetry);
+        asyncBreaker = isThenable(admitted);
+        // A shared store's answer takes a round trip: the cool-down is read in the same one (sent together), and
+        // waited out only once the breaker admitted the call.
+        if (coordination && isThenable(admitted)) cooldown = startEarly(cooldownCheck(admitted));
         permit = isThenable(admitted) ? await admitted : admitted;
       } catch (error) {
         const retryAfterMs = CircuitOpenError.isInstance(error) ? error.retryAfterMs : undefined;
@@ -277,11 +291,7 @@ export async function retryWithOutcome<T>(
       try {
         // After the breaker (an open shared breaker fails fast as such); answered in the same tick when the
         // coordination answers synchronously and nothing cools down.
-        const waited = coordination.beforeCall(cooldownKey, {
-          maxWaitMs: Math.max(0, Math.min(settings.maxRetryAfterMs, budget - (clock.now() - start))),
-          sleep: sleep ?? abortableSleep,
-          signal,
-        });
+        const waited = cooldown();
         if (isThenable(waited)) await waited;
       } catch (caught) {
         // A trial slot the breaker granted is given back: the call never ran.
@@ -307,7 +317,7 @@ export async function retryWithOutcome<T>(
         toolName: tool,
         sleep,
       });
-      if (breaker && permit) circuitState = await breaker.record(permit, 'success', telemetry);
+      if (breaker && permit) circuitState = await recordSuccess(breaker, permit, asyncBreaker, telemetry);
       telemetry.succeeded({ toolName: tool, attempts: attempt, circuitState });
       return { ok: true, value, attempts: attempt };
     } catch (error) {

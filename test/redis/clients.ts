@@ -23,3 +23,12 @@ export async function connect(kind: ClientKind, url: string): Promise<TestClient
   await client.connect();
   return { client, quit: async () => void client.disconnect() };
 }
+
+/** Sends one command through either client (no time limit: blocking commands included). */
+export function command(client: TestClient, args: string[]): Promise<unknown> {
+  const c = client.client as {
+    sendCommand?: (a: string[]) => Promise<unknown>;
+    call?: (c: string, ...a: string[]) => Promise<unknown>;
+  };
+  return c.call ? c.call(args[0]!, ...args.slice(1)) : c.sendCommand!(args);
+}

@@ -5,10 +5,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fault, reply, startMockServer } from '../../mocks/index.js';
 import type { MockServer } from '../../mocks/server.js';
-import { connect, type TestClient } from './clients.js';
+import { command, connect, type TestClient } from './clients.js';
 import { describeWithRedis } from './describe-with-redis.js';
 import type { Job } from './fixtures/worker.js';
 import { runWorker as runIn, startWorker as startIn, workerBundle } from './processes.js';
+import { giveStartSignal } from './start-signal.js';
 
 let n = 0;
 const prefix = () => `mp:${n++}:`;
@@ -75,19 +76,19 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
         startAt: 0,
         coordinate: true,
       });
-      // The others start once the first has been told to wait.
-      await waitFor(() => mock.requests.length >= 1);
-      const startAt = Date.now() + 200;
       const others = Array.from({ length: 4 }, () =>
         runWorker({
           ...base(),
           mode: 'generate',
           prefix: p,
           mock: mock.urls.openai,
-          startAt,
+          startSignal: { key: `${p}start`, delayMs: 0 },
           coordinate: true,
         }),
       );
+      // The others start once the first has been told to wait (inside the 1 s window however slowly they started).
+      await waitFor(() => mock.requests.length >= 1);
+      await giveStartSignal(parent, `${p}start`, 4);
       const results = [await first.firstLine, ...(await Promise.all(others))];
       expect(results.every((r) => r.ok === true && r.text === 'Hello')).toBe(true);
       // Five answers and the one 429 that told everybody.
@@ -157,11 +158,6 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
     expect(taken.token).not.toBe(held.token);
   });
 });
-
-/** The parent's node-redis client, for setting up and reading keys. */
-function command(client: TestClient, args: string[]): Promise<unknown> {
-  return (client.client as { sendCommand(args: string[]): Promise<unknown> }).sendCommand(args);
-}
 
 async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));

@@ -13,7 +13,7 @@ import type { MockServer } from '../../mocks/server.js';
 import { SessionLeaseError } from '../../src/errors/session-lease-error.js';
 import { contextFromEntries, type SessionEntry } from '../../src/session/entries.js';
 import { SessionStoreError } from '../../src/session/index.js';
-import { connect, type TestClient } from './clients.js';
+import { command, connect, type TestClient } from './clients.js';
 import { describeWithRedis } from './describe-with-redis.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -88,12 +88,4 @@ for (const kind of ['node-redis', 'ioredis'] as const) {
       store.close();
     });
   });
-}
-
-function command(client: TestClient, args: string[]): Promise<unknown> {
-  const c = client.client as {
-    sendCommand?: (a: string[]) => Promise<unknown>;
-    call?: (c: string, ...a: string[]) => Promise<unknown>;
-  };
-  return c.call ? c.call(args[0]!, ...args.slice(1)) : c.sendCommand!(args);
 }

@@ -5,6 +5,7 @@ import { ToolMetrics } from '../../../src/observe/metrics.js';
 import type { ToolEvent, ToolEventMap } from '../../../src/observe/tool-events.js';
 import { ToolTelemetry } from '../../../src/observe/tool-telemetry.js';
 import type { TurnTrace } from '../../../src/observe/trace.js';
+import { type BreakerStore, InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
 
 /** A 503: transient for the default classifier. */
 export const unavailable = (message = 'service unavailable') =>
@@ -49,5 +50,33 @@ export function virtualTime(start = 0) {
       if (signal?.aborted) throw signal.reason;
       now += ms;
     },
+  };
+}
+
+/**
+ * A breaker store that answers asynchronously, as a shared one does: an in-memory store behind a promise, logging
+ * each update as `breaker` to `log`; `hold()` keeps the next answers back until `release()`.
+ */
+export function asyncBreakerStore(log: string[] = []) {
+  const inner = new InMemoryBreakerStore();
+  let held: Promise<void> | undefined;
+  let release = () => {};
+  const store: BreakerStore = {
+    async update(key, change) {
+      log.push('breaker');
+      await held;
+      return inner.update(key, change);
+    },
+  };
+  return {
+    store,
+    inner,
+    log,
+    hold() {
+      held = new Promise((resolve) => {
+        release = resolve;
+      });
+    },
+    release: () => release(),
   };
 }
