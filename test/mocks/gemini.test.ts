@@ -3,9 +3,8 @@
  * MSW and over the loopback server: answers, thoughts and thought signatures, function calls, every provider
  * error and stream fault as the SDK classifies them, request recording and the request helpers.
  */
-import { APICallError, generateText, isStepCount, type LanguageModel, streamText, tool } from 'ai';
+import { APICallError, generateText, isStepCount, type LanguageModel, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   fault,
   lastToolResults,
@@ -17,16 +16,7 @@ import {
 } from '../../mocks/index.js';
 import { consume, errorName } from './consume.js';
 import { transports } from './harness.js';
-
-const readFile = (seen: string[] = []) =>
-  tool({
-    inputSchema: z.object({ path: z.string() }),
-    execute: async ({ path }) => {
-      seen.push(path);
-      if (path !== 'notes/todo.txt') throw new Error(`ENOENT: no such file '${path}'`);
-      return 'buy milk';
-    },
-  });
+import { readFile } from './read-file-tool.js';
 
 describe.each(transports)('Gemini over $name', (t) => {
   t.use();

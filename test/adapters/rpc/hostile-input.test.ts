@@ -11,24 +11,9 @@ import { RpcClient, RpcError, type RpcSession, runRpcServer } from '../../../ada
 import { defaultLogger } from '../../../src/observe/logger.js';
 import type { SessionEvent } from '../../../src/session/events.js';
 import { runChild } from '../../child.js';
+import { echoSession } from './fake-session.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
-
-function echoSession(overrides: Partial<RpcSession> = {}): RpcSession {
-  return {
-    prompt: async (text) => ({ text: `echo ${text}` }),
-    abort: vi.fn(),
-    abortRetry: vi.fn(),
-    setAutoRetryEnabled: vi.fn(),
-    autoRetryEnabled: true,
-    isRetrying: false,
-    isRunning: false,
-    retryAttempt: 0,
-    messages: [],
-    subscribe: () => () => {},
-    ...overrides,
-  };
-}
 
 /** A server and a client over in-memory pipes, with every byte the server wrote. */
 async function pair(session: RpcSession) {

@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { RpcClient, RpcError, type RpcSession, runRpcServer } from '../../../adapters/rpc/index.js';
+import { RpcClient, RpcError, runRpcServer } from '../../../adapters/rpc/index.js';
 import type { SessionEvent } from '../../../src/session/events.js';
+import { echoSession } from './fake-session.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/rpc-server.ts', import.meta.url));
 
@@ -89,26 +90,10 @@ describe('RPC round trip with a real child process', () => {
 });
 
 describe('runRpcServer over streams', () => {
-  function fakeSession(overrides: Partial<RpcSession> = {}): RpcSession {
-    return {
-      prompt: async (text) => ({ text: `echo ${text}` }),
-      abort: vi.fn(),
-      abortRetry: vi.fn(),
-      setAutoRetryEnabled: vi.fn(),
-      autoRetryEnabled: true,
-      isRetrying: false,
-      isRunning: false,
-      retryAttempt: 0,
-      messages: [],
-      subscribe: () => () => {},
-      ...overrides,
-    };
-  }
-
   it('answers every command with its id, rejects bad fields, and resolves closed when the input ends', async () => {
     const toServer = new PassThrough();
     const fromServer = new PassThrough();
-    const session = fakeSession();
+    const session = echoSession();
     const server = await runRpcServer({ createSession: () => session, input: toServer, output: fromServer });
     const client = new RpcClient({ input: fromServer, output: toServer });
     await expect(client.prompt('x')).resolves.toEqual({ text: 'echo x' });
@@ -131,7 +116,7 @@ describe('runRpcServer over streams', () => {
     const toServer = new PassThrough();
     const fromServer = new PassThrough();
     let emit: (event: SessionEvent) => void = () => {};
-    const session = fakeSession({
+    const session = echoSession({
       subscribe: (listener) => {
         emit = listener;
         return () => {};
