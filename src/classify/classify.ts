@@ -98,7 +98,8 @@ export function classifyError(error: unknown, options: ClassifyOptions = {}): Cl
 /**
  * Whether `error` means the conversation no longer fits the model's context window (provider codes and the
  * overflow patterns of OpenAI, Anthropic, Gemini, xAI, Groq, OpenRouter, Mistral, Bedrock, llama.cpp, LM Studio,
- * Ollama, vLLM, …), i.e. `classifyError(error, options).kind === 'overflow'`.
+ * Ollama, vLLM, DashScope, Zhipu GLM, Baidu Qianfan, Volcengine Ark, Chinese wordings, …), i.e.
+ * `classifyError(error, options).kind === 'overflow'`. Never throws for any `error`.
  */
 export function isContextOverflow(error: unknown, options?: ClassifyOptions): boolean {
   return classifyError(error, options).kind === 'overflow';
