@@ -4,16 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  fault,
-  mockHandlers,
-  openaiHandlers,
-  reply,
-  type Step,
-  startMockOpenAI,
-  startMockServer,
-  streamFault,
-} from '../../mocks/index.js';
+import { fault, reply, type Step, startMockOpenAI, startMockServer, streamFault } from '../../mocks/index.js';
+import { mockHandlers, openaiHandlers } from '../../mocks/msw.js';
 import { maxTimerMs } from '../../src/util/validate.js';
 
 /** The kinds of numeric field, the rule each message states, values it must refuse and values it must take. */
