@@ -2,7 +2,7 @@ import type { LanguageModelV4Usage } from '@ai-sdk/provider';
 import { generateText, isStepCount, type ToolSet, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { gracefulTools } from '../adapters/ai-sdk/graceful-tool.js';
+import { gracefulTools } from '../adapters/ai-sdk/tools/graceful-tool.js';
 import { type Bench, compareAlternating, round } from './harness.js';
 
 const STEPS = 200;

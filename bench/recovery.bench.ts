@@ -10,9 +10,8 @@ import { performance } from 'node:perf_hooks';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { convertToModelMessages, type LanguageModel, readUIMessageStream, type UIMessage } from 'ai';
-import { isResetPart } from '../adapters/ai-sdk/reset-part.js';
-import type { RecoveryMode } from '../adapters/ai-sdk/stream-guard.js';
-import { streamText } from '../adapters/ai-sdk/stream-text.js';
+import { streamText } from '../adapters/ai-sdk/drop-in/stream-text.js';
+import type { RecoveryMode } from '../adapters/ai-sdk/stream-guard/recovery/recovery.js';
 import { withoutDiscarded } from '../adapters/ui/index.js';
 import {
   lastUserText,
@@ -23,6 +22,7 @@ import {
   startMockServer,
   streamFault,
 } from '../mocks/index.js';
+import { isResetPart } from '../src/stream/reset-part.js';
 import { type Bench, type BenchResult, median, round } from './harness.js';
 
 type Provider = 'openai' | 'anthropic';

@@ -1,10 +1,10 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { streamText as sdkStreamText, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { isResetPart } from '../adapters/ai-sdk/reset-part.js';
-import { streamGuard } from '../adapters/ai-sdk/stream-guard.js';
-import { streamText } from '../adapters/ai-sdk/stream-text.js';
+import { streamText } from '../adapters/ai-sdk/drop-in/stream-text.js';
+import { streamGuard } from '../adapters/ai-sdk/stream-guard/stream-guard.js';
 import { lastUserText, reply, type Step, startMockServer, streamFault } from '../mocks/index.js';
+import { isResetPart } from '../src/stream/reset-part.js';
 import { type Wire, wires } from '../test/wires.js';
 import { type Bench, compareAlternating, median, quantile, round, timeOnce } from './harness.js';
 

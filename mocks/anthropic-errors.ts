@@ -6,8 +6,7 @@
  * #71669 (rate limit).
  */
 import { DEFAULT_RETRY_AFTER_SECONDS, type ErrorWire, resetTime } from './api-errors.js';
-import type { RateLimitHeaderOptions } from './openai-errors.js';
-import type { AnswerMeta } from './wire.js';
+import type { AnswerMeta, RateLimitHeaderOptions } from './vocabulary.js';
 
 const MESSAGES: Record<string, string> = {
   overloaded_error: 'Overloaded',

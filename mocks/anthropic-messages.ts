@@ -7,10 +7,8 @@
  * redacted_thinking as in packages/anthropic/src/anthropic-language-model.test.ts.
  */
 import { formatOf, inBandFrame, inBandPayload, inBandStatus } from './in-band-error.js';
-import type { ToolCallSpec } from './script.js';
+import type { AnswerMeta, AnswerStep, ToolCallSpec } from './vocabulary.js';
 import {
-  type AnswerMeta,
-  type AnswerStep,
   argsText,
   DEFAULT_CHUNK_CHARS,
   finishReasonOf,

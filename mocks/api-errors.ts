@@ -1,6 +1,5 @@
 /** Provider errors (`fault.*` steps) as each wire sends them: the shape every provider's renderer fills in. */
-import type { ApiError } from './script.js';
-import type { AnswerMeta } from './wire.js';
+import type { AnswerMeta, ApiError } from './vocabulary.js';
 
 /**
  * The wait a rate limit names when `retryAfterSeconds` is not given, on every wire: OpenAI's "Please try again in

@@ -8,10 +8,8 @@
  * separately from text parts').
  */
 import { formatOf, inBandFrame, inBandPayload, inBandStatus } from './in-band-error.js';
-import type { ToolCallSpec } from './script.js';
+import type { AnswerMeta, AnswerStep, ToolCallSpec } from './vocabulary.js';
 import {
-  type AnswerMeta,
-  type AnswerStep,
   DEFAULT_CHUNK_CHARS,
   finishReasonOf,
   reasoningOf,

@@ -5,7 +5,7 @@
  */
 import { anthropicErrorMessage } from './anthropic-errors.js';
 import { googleStatus } from './gemini-errors.js';
-import type { ErrorFault } from './wire.js';
+import type { ErrorFault } from './vocabulary.js';
 
 /** A format as a wire renders it (`anthropic-overloaded` is `anthropic`). */
 export type ErrorFormat = 'openai' | 'response.failed' | 'anthropic' | 'gemini';

@@ -4,13 +4,6 @@
  * entry needs no msw, in its code or its types. See docs/testing.md.
  */
 export type { NetworkFailure } from './network-failure.js';
-export type {
-  RateLimitBudget,
-  RateLimitHeaderOptions,
-  RateLimitWording,
-  ResponseFailedOptions,
-  ResponseFailureCode,
-} from './openai-errors.js';
 export type { MockOptions } from './player.js';
 export {
   assistantPrefill,
@@ -19,31 +12,7 @@ export {
   offeredToolNames,
   type ToolResultSeen,
 } from './request.js';
-export {
-  type AnswerOptions,
-  type Api,
-  type ApiError,
-  type ApiErrorStep,
-  type FinishReason,
-  fault,
-  type HttpStep,
-  type InBandErrorFormat,
-  type LatencyOptions,
-  type NetworkErrorStep,
-  type Reasoning,
-  type RecordedRequest,
-  reply,
-  type Script,
-  type ScriptContext,
-  type ScriptFunction,
-  type Step,
-  type StreamFault,
-  streamFault,
-  type TextStep,
-  type ToolCallSpec,
-  type ToolCallsStep,
-  type Usage,
-} from './script.js';
+export { fault, reply, streamFault } from './script.js';
 export {
   type MockOpenAIOptions,
   type MockOpenAIServer,
@@ -52,3 +21,30 @@ export {
   startMockOpenAI,
   startMockServer,
 } from './server.js';
+export type {
+  AnswerOptions,
+  Api,
+  ApiError,
+  ApiErrorStep,
+  FinishReason,
+  HttpStep,
+  InBandErrorFormat,
+  LatencyOptions,
+  NetworkErrorStep,
+  RateLimitBudget,
+  RateLimitHeaderOptions,
+  RateLimitWording,
+  Reasoning,
+  RecordedRequest,
+  ResponseFailedOptions,
+  ResponseFailureCode,
+  Script,
+  ScriptContext,
+  ScriptFunction,
+  Step,
+  StreamFault,
+  TextStep,
+  ToolCallSpec,
+  ToolCallsStep,
+  Usage,
+} from './vocabulary.js';

@@ -16,7 +16,7 @@ import {
   writeBody,
 } from './player.js';
 import { matchRoute } from './routes.js';
-import type { RecordedRequest, Script } from './script.js';
+import type { RecordedRequest, Script } from './vocabulary.js';
 
 /** Base URLs of the providers, as given to `createOpenAI`, `createAnthropic`, `createGoogleGenerativeAI`. */
 export interface ProviderBaseURLs {

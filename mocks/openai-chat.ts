@@ -1,12 +1,10 @@
 /** The Chat Completions wire format (`POST /chat/completions`), streamed and not. */
 import { inBandPayload, relayedFrame, relayedPayload } from './in-band-error.js';
+import type { AnswerMeta, AnswerStep, ErrorFault } from './vocabulary.js';
 import {
-  type AnswerMeta,
-  type AnswerStep,
   argsText,
   DEFAULT_CHUNK_CHARS,
   dataFrame,
-  type ErrorFault,
   finishReasonOf,
   splitOutput,
   usageOf,

@@ -5,51 +5,13 @@
  */
 import { DEFAULT_RETRY_AFTER_SECONDS, type ErrorWire } from './api-errors.js';
 import { checkAt, checkFields, type Fields, rule } from './checks.js';
-import type { StreamFault } from './script.js';
-
-/** The per-minute budget a rate limit ran out of: tokens (TPM) or requests (RPM). */
-export type RateLimitBudget = 'tokens' | 'requests';
-
-/**
- * What a rate-limit error says. Every field has a realistic default (a TPM limit on gpt-4o). The wording fields
- * shape OpenAI's message; Anthropic and Gemini word their own (`message` and `retryAfterSeconds` apply on
- * every wire).
- */
-export interface RateLimitWording {
-  /** Model named in the message (default `gpt-4o`). */
-  model?: string;
-  /** Organisation named in the message (default `org-mock`). */
-  organization?: string;
-  /** The budget that ran out: `tokens` per minute (default) or `requests` per minute. Also the body's `type`. */
-  budget?: RateLimitBudget;
-  /** The per-minute limit (default 30000 tokens / 500 requests). */
-  limit?: number;
-  /** Used so far this minute (default 29000 tokens / 500 requests). */
-  used?: number;
-  /** What this request asked for (default 1500 tokens / 1 request). */
-  requested?: number;
-  /**
-   * The wait the server names, in seconds (default 11.054): "Please try again in 11.054s" (under a second in ms,
-   * "644ms"), the budget's `x-ratelimit-reset-*` header and, rounded up to whole seconds, `retry-after`
-   * (Anthropic: `retry-after` and the `anthropic-ratelimit-*` resets; Gemini: RetryInfo's `retryDelay`).
-   */
-  retryAfterSeconds?: number;
-  /** The whole message instead of the one built from the fields above. */
-  message?: string;
-}
-
-/** Which headers a rate-limit 429 carries (Gemini sends none: its wait is in the body). */
-export interface RateLimitHeaderOptions {
-  /** Send `retry-after` in whole seconds (default `true`); real 429s do not always carry it. */
-  retryAfterHeader?: boolean;
-  /** Send OpenAI's six `x-ratelimit-*` headers, or Anthropic's `anthropic-ratelimit-*` ones (default `true`). */
-  rateLimitHeaders?: boolean;
-  /**
-   * Azure OpenAI's `retry-after-ms` header (OpenAI itself does not send it); sent only when given, on the
-   * OpenAI wires. Gemini's `retryDelay` takes it instead of `retryAfterSeconds`.
-   */
-  retryAfterMs?: number;
-}
+import type {
+  RateLimitHeaderOptions,
+  RateLimitWording,
+  ResponseFailedOptions,
+  ResponseFailureCode,
+  StreamFault,
+} from './vocabulary.js';
 
 /** An OpenAI error object: `{ message, type, param, code }`. */
 export interface OpenAIErrorObject {
@@ -182,13 +144,6 @@ export const insufficientQuotaError: OpenAIErrorObject = {
 export const SERVER_ERROR_MESSAGE =
   'The server had an error while processing your request. Sorry about that!';
 
-/** The codes a streamed response really fails with (`response.failed`). */
-export type ResponseFailureCode =
-  | 'rate_limit_exceeded'
-  | 'context_length_exceeded'
-  | 'insufficient_quota'
-  | 'server_error';
-
 const RESPONSE_FAILURE_CODES: ReadonlySet<string> = new Set<ResponseFailureCode>([
   'rate_limit_exceeded',
   'context_length_exceeded',
@@ -222,20 +177,6 @@ export function responseFailure(
     case 'server_error':
       return { message: SERVER_ERROR_MESSAGE, type: 'server_error', param: null, code };
   }
-}
-
-/** Options of `streamFault.responseFailed`. */
-export interface ResponseFailedOptions {
-  /** Output characters before the failure (0 = before any output). */
-  afterChars: number;
-  /** What the response fails with (default `server_error`). */
-  code?: ResponseFailureCode;
-  /** The message instead of the code's own. */
-  message?: string;
-  /** How a `rate_limit_exceeded` is worded (see {@link RateLimitWording}). */
-  rateLimit?: RateLimitWording;
-  /** Send the `error` event before `response.failed`, as the API does (default `true`). */
-  errorEvent?: boolean;
 }
 
 /** The in-band error fault of `streamFault.responseFailed`, its error object filled in for `code`. */

@@ -5,7 +5,9 @@
  * reasoning_summary_part.added, reasoning_summary_text.delta…, reasoning_summary_text.done,
  * reasoning_summary_part.done, output_item.done.
  */
-import { type AnswerMeta, type AnswerStep, type ReasoningBlock, reasoningOf, splitOutput } from './wire.js';
+
+import type { AnswerMeta, AnswerStep } from './vocabulary.js';
+import { type ReasoningBlock, reasoningOf, splitOutput } from './wire.js';
 
 /** One Responses event before its `sequence_number`, with the output characters it carries. */
 export interface ReasoningEvent {

@@ -1,12 +1,10 @@
 /** The Responses API wire format (`POST /responses`), streamed (named SSE events) and not. */
 import { relayedFrame, relayedPayload } from './in-band-error.js';
 import { reasoningEvents, reasoningItems } from './openai-reasoning.js';
+import type { AnswerMeta, AnswerStep, ErrorFault } from './vocabulary.js';
 import {
-  type AnswerMeta,
-  type AnswerStep,
   argsText,
   DEFAULT_CHUNK_CHARS,
-  type ErrorFault,
   errorMessageOf,
   finishReasonOf,
   reasoningChars,

@@ -8,9 +8,17 @@ import { type Clock, systemClock } from '../src/util/time.js';
 import { renderApiError } from './api-errors.js';
 import type { NetworkFailure } from './network-failure.js';
 import { type Route, SERVED, WIRES, type Wire } from './routes.js';
-import type { RecordedRequest, Script, ScriptFunction, Step, StreamFault } from './script.js';
 import { validateStep } from './step-rules.js';
-import type { AnswerMeta, AnswerStep, WireFormat } from './wire.js';
+import type {
+  AnswerMeta,
+  AnswerStep,
+  RecordedRequest,
+  Script,
+  ScriptFunction,
+  Step,
+  StreamFault,
+} from './vocabulary.js';
+import type { WireFormat } from './wire.js';
 
 /** Options shared by both transports. */
 export interface MockOptions {

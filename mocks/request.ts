@@ -1,5 +1,5 @@
 /** Reading a recorded request the way the model sees it, on every wire. */
-import type { Api, RecordedRequest } from './script.js';
+import type { Api, RecordedRequest } from './vocabulary.js';
 
 /** A tool result the model was sent. */
 export interface ToolResultSeen {

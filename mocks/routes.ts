@@ -10,8 +10,8 @@ import { geminiFormat } from './gemini-generate-content.js';
 import { chatFormat } from './openai-chat.js';
 import { openaiErrors } from './openai-errors.js';
 import { responsesFormat } from './openai-responses.js';
-import type { Api } from './script.js';
-import type { AnswerMeta, WireFormat } from './wire.js';
+import type { AnswerMeta, Api } from './vocabulary.js';
+import type { WireFormat } from './wire.js';
 
 /** A request matched to a wire API; Gemini names the model and the streaming in the path. */
 export interface Route {

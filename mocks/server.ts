@@ -13,7 +13,7 @@ import {
   writeBody,
 } from './player.js';
 import { matchRoute } from './routes.js';
-import type { RecordedRequest, Script } from './script.js';
+import type { RecordedRequest, Script } from './vocabulary.js';
 
 /** Options of {@link startMockServer}. */
 export interface MockServerOptions extends MockOptions {

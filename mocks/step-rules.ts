@@ -7,7 +7,7 @@ import { deprecatedName } from '../src/util/deprecated.js';
 import { checkFields, type Fields, rule } from './checks.js';
 import { NETWORK_FAILURES } from './network-failure.js';
 import { checkRateLimit } from './openai-errors.js';
-import type { ApiErrorStep, Step, StreamFault, ToolCallSpec } from './script.js';
+import type { ApiErrorStep, Step, StreamFault, ToolCallSpec } from './vocabulary.js';
 
 const KINDS = new Set(['text', 'toolCalls', 'http', 'networkError', 'apiError']);
 const FINISH_REASONS = new Set<string>(['stop', 'length', 'tool_calls', 'content_filter']);

@@ -1,21 +1,13 @@
 /** What the wire formats share: the answer being rendered and the frames it becomes. */
 import { inBandMessage } from './in-band-error.js';
-import type { StreamFault, TextStep, ToolCallsStep } from './script.js';
-
-/** A step that produces a model answer. */
-export type AnswerStep = TextStep | ToolCallsStep;
-
-/** Per-response facts a wire format needs: deterministic ids and the echoed model. */
-export interface AnswerMeta {
-  /** 1-based number of the answered request (ids are derived from it, so they are stable in tests). */
-  n: number;
-  /** The `model` of the request. */
-  model: string;
-  /** Unix seconds. */
-  created: number;
-  /** The parsed request body: a wire format reads request options from it (chat: `stream_options`). */
-  body: Record<string, unknown>;
-}
+import type {
+  AnswerMeta,
+  AnswerStep,
+  ErrorFault,
+  StreamFault,
+  TextStep,
+  ToolCallsStep,
+} from './vocabulary.js';
 
 /** One SSE frame with the characters of model output it carries. */
 export interface WireEvent {
@@ -26,9 +18,6 @@ export interface WireEvent {
   /** `false` for preamble frames the SDK does not count as output (role chunk, response.created…). */
   output: boolean;
 }
-
-/** The in-band error fault. */
-export type ErrorFault = Extract<StreamFault, { kind: 'error' }>;
 
 /** One wire format (OpenAI chat completions or responses, Anthropic Messages, Gemini). */
 export interface WireFormat {

@@ -1,11 +1,11 @@
-import { defaultMaxErrorChars } from '../../src/errors/format-for-model.js';
+import { defaultMaxErrorChars } from '../../src/model-text/format-for-model.js';
 import { defaultTraceEntries } from '../../src/observe/trace.js';
 import { defaultBreakerOptions } from '../../src/policy/circuit-breaker.js';
 import { defaultRetryOptions } from '../../src/policy/retry.js';
 import { defaultRetrySettings } from '../../src/session/settings.js';
-import { defaultToolRetries } from './graceful-tool.js';
-import { defaultCallOptions } from './guard-call-options.js';
-import { defaultStreamGuardOptions } from './stream-guard.js';
+import { defaultCallOptions } from './drop-in/guard-call-options.js';
+import { defaultStreamGuardOptions } from './stream-guard/options.js';
+import { defaultToolRetries } from './tools/graceful-tool.js';
 
 /**
  * Every default of graceful-ai in one place, by where the option is given (docs/README.md, "knobs at a glance",

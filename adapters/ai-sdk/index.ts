@@ -13,11 +13,6 @@ export {
 } from '../../src/errors/aggregate-tool-error.js';
 export { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
 export { ContextOverflowError } from '../../src/errors/context-overflow-error.js';
-export {
-  formatToolError,
-  type ToolErrorContext,
-  type ToolErrorGuidance,
-} from '../../src/errors/format-for-model.js';
 export { GracefulError } from '../../src/errors/graceful-error.js';
 export {
   InvalidToolPlanError,
@@ -57,6 +52,11 @@ export {
 export { ToolTimeoutError } from '../../src/errors/tool-timeout-error.js';
 export { TurnDeadlineError, type TurnDeadlinePhase } from '../../src/errors/turn-deadline-error.js';
 export { UnexpectedModelBehavior } from '../../src/errors/unexpected-model-behavior.js';
+export {
+  formatToolError,
+  type ToolErrorContext,
+  type ToolErrorGuidance,
+} from '../../src/model-text/format-for-model.js';
 export type { EventSink } from '../../src/observe/emitter.js';
 export type { Logger } from '../../src/observe/logger.js';
 export { getToolMetrics, resetToolMetrics, type ToolMetricsSnapshot } from '../../src/observe/metrics.js';
@@ -82,7 +82,18 @@ export { JsonlSessionStore, type JsonlSessionStoreOptions } from '../../src/sess
 export type { RetrySettings, SessionSettings, SessionSettingsInput } from '../../src/session/settings.js';
 export { InMemorySessionStore, type SessionStore } from '../../src/session/store.js';
 export type { AttemptMode, AttemptRecord, RecoveryKind } from '../../src/stream/attempt-record.js';
+export {
+  type GracefulResetPart,
+  isResetPart,
+  RESET_KIND,
+  type ResetDetails,
+  removeDiscarded,
+} from '../../src/stream/reset-part.js';
 export type { Clock, Random, Sleep } from '../../src/util/time.js';
+export { defaults } from './defaults.js';
+export { type GracefulGenerateTextOptions, generateText } from './drop-in/generate-text.js';
+export type { GracefulCallOptions } from './drop-in/guard-call-options.js';
+export { type GracefulStreamTextOptions, streamText } from './drop-in/stream-text.js';
 export {
   AgentSession,
   type AgentSessionCallOptions,
@@ -90,39 +101,28 @@ export {
   type AgentSessionOwnedOption,
   type TurnResult,
   type UsageLimitAnswer,
-} from './agent-session.js';
-export type { ContinuationOption, ContinuationStyle } from './continuation.js';
-export { defaults } from './defaults.js';
-export { type GracefulGenerateTextOptions, generateText } from './generate-text.js';
-export { type GracefulRepairOptions, gracefulRepairToolCall } from './graceful-repair-tool-call.js';
+} from './session/agent-session.js';
+export {
+  GUARD_METADATA_KEY,
+  type StreamGuardEvent,
+  type StreamGuardEventMap,
+  type StreamGuardOptions,
+} from './stream-guard/options.js';
+export type { ContinuationOption, ContinuationStyle } from './stream-guard/recovery/continuation.js';
+export type { RecoveryMode } from './stream-guard/recovery/recovery.js';
+export { streamGuard } from './stream-guard/stream-guard.js';
+export { type GracefulRepairOptions, gracefulRepairToolCall } from './tools/graceful-repair-tool-call.js';
 export {
   type GracefulToolOptions,
   getRetryInfo,
   gracefulTool,
   gracefulTools,
   type RetryInfo,
-} from './graceful-tool.js';
-export type { GracefulCallOptions } from './guard-call-options.js';
-export {
-  type GracefulResetPart,
-  isResetPart,
-  RESET_KIND,
-  type ResetDetails,
-  removeDiscarded,
-} from './reset-part.js';
-export {
-  GUARD_METADATA_KEY,
-  type RecoveryMode,
-  type StreamGuardEvent,
-  type StreamGuardEventMap,
-  type StreamGuardOptions,
-  streamGuard,
-} from './stream-guard.js';
-export { type GracefulStreamTextOptions, streamText } from './stream-text.js';
-export { type FallbackOption, type ToolResilienceOptions, traceTurn } from './tool-resilience.js';
+} from './tools/graceful-tool.js';
+export { type FallbackOption, type ToolResilienceOptions, traceTurn } from './tools/tool-resilience.js';
 export {
   type TurnDeadlineCallOptions,
   type TurnDeadlineRun,
   type TurnDeadlineSettings,
   withTurnDeadline,
-} from './turn-deadline.js';
+} from './tools/turn-deadline.js';

@@ -8,5 +8,5 @@ export {
   isResetPart,
   RESET_KIND,
   type ResetDetails,
-} from '../ai-sdk/reset-part.js';
+} from '../../src/stream/reset-part.js';
 export { withoutDiscarded } from './without-discarded.js';

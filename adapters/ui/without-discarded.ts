@@ -1,5 +1,5 @@
 import type { UIMessage } from 'ai';
-import { withoutDiscardedParts } from '../ai-sdk/reset-part.js';
+import { withoutDiscardedParts } from '../../src/stream/reset-part.js';
 
 /**
  * The message without what a stream recovery discarded: in each step (parts between `step-start` parts) that

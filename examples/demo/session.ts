@@ -2,7 +2,7 @@
  * Section: an `AgentSession` meets a rate limit (retried with a live, cancellable line) and a context overflow
  * (compacted, then the turn continues).
  */
-import { AgentSession } from '../../adapters/ai-sdk/agent-session.js';
+import { AgentSession } from '../../adapters/ai-sdk/session/agent-session.js';
 import { fault, lastUserText, reply, type Step } from '../../mocks/index.js';
 import type { SessionEventMap } from '../../src/session/events.js';
 import { formatDuration } from '../../src/util/duration.js';

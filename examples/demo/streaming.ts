@@ -6,10 +6,10 @@
  * `result.text` rejects instead of passing the partial answer off as complete.
  */
 import { streamText as sdkStreamText } from 'ai';
-import { isResetPart } from '../../adapters/ai-sdk/reset-part.js';
-import { streamText } from '../../adapters/ai-sdk/stream-text.js';
+import { streamText } from '../../adapters/ai-sdk/drop-in/stream-text.js';
 import { reply, streamFault } from '../../mocks/index.js';
 import type { AttemptRecord } from '../../src/stream/attempt-record.js';
+import { isResetPart } from '../../src/stream/reset-part.js';
 import type { DemoContext, DemoSummary } from './context.js';
 import type { ProviderName } from './provider.js';
 

@@ -5,7 +5,7 @@ import { renderApiError } from '../../mocks/api-errors.js';
 import { fault, type MockOpenAIServer, reply, startMockOpenAI, streamFault } from '../../mocks/index.js';
 import { openaiHandlers } from '../../mocks/msw.js';
 import { goDuration, openaiErrors } from '../../mocks/openai-errors.js';
-import type { ApiErrorStep } from '../../mocks/script.js';
+import type { ApiErrorStep } from '../../mocks/vocabulary.js';
 
 /** A `fault.*` step as the OpenAI wires render it: status, body and headers. */
 function onOpenAI(step: ApiErrorStep) {

@@ -11,7 +11,8 @@ import { geminiFormat } from '../../mocks/gemini-generate-content.js';
 import { chatFormat } from '../../mocks/openai-chat.js';
 import { responsesFormat } from '../../mocks/openai-responses.js';
 import { reply } from '../../mocks/script.js';
-import type { AnswerStep, WireFormat } from '../../mocks/wire.js';
+import type { AnswerStep } from '../../mocks/vocabulary.js';
+import type { WireFormat } from '../../mocks/wire.js';
 
 type Data = Record<string, unknown> & {
   choices?: { delta?: { content?: string; tool_calls?: { function?: { arguments?: string } }[] } }[];

@@ -6,7 +6,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { type ModelMessage, tool } from 'ai';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { AgentSession } from '../../adapters/ai-sdk/agent-session.js';
+import { AgentSession } from '../../adapters/ai-sdk/session/agent-session.js';
 import { RedisSessionStore } from '../../adapters/redis/session-store.js';
 import { reply, startMockServer } from '../../mocks/index.js';
 import type { MockServer } from '../../mocks/server.js';

@@ -12,17 +12,17 @@
 import { isStepCount, jsonSchema, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { AgentSession } from '../../../adapters/ai-sdk/agent-session.js';
-import { generateText } from '../../../adapters/ai-sdk/generate-text.js';
-import { gracefulRepairToolCall } from '../../../adapters/ai-sdk/graceful-repair-tool-call.js';
+import { generateText } from '../../../adapters/ai-sdk/drop-in/generate-text.js';
+import { streamText } from '../../../adapters/ai-sdk/drop-in/stream-text.js';
+import { AgentSession } from '../../../adapters/ai-sdk/session/agent-session.js';
+import { streamGuard } from '../../../adapters/ai-sdk/stream-guard/stream-guard.js';
+import { gracefulRepairToolCall } from '../../../adapters/ai-sdk/tools/graceful-repair-tool-call.js';
 import {
   type GracefulToolOptions,
   gracefulTool,
   gracefulTools,
-} from '../../../adapters/ai-sdk/graceful-tool.js';
-import { streamGuard } from '../../../adapters/ai-sdk/stream-guard.js';
-import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
-import { withTurnDeadline } from '../../../adapters/ai-sdk/turn-deadline.js';
+} from '../../../adapters/ai-sdk/tools/graceful-tool.js';
+import { withTurnDeadline } from '../../../adapters/ai-sdk/tools/turn-deadline.js';
 
 const model = new MockLanguageModelV4();
 const schema = jsonSchema<{ city: string }>({ type: 'object', properties: { city: { type: 'string' } } });

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { streamGuard } from '../../../adapters/ai-sdk/stream-guard.js';
-import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
+import { streamText } from '../../../adapters/ai-sdk/drop-in/stream-text.js';
+import { streamGuard } from '../../../adapters/ai-sdk/stream-guard/stream-guard.js';
 import { runChild } from '../../child.js';
 import { finish, type Part, preamble, stallingStream, streamOf, textParts } from './stream-guard-fixtures.js';
 

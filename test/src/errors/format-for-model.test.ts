@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AggregateToolError } from '../../../src/errors/aggregate-tool-error.js';
-import { attachModelText, formatToolError } from '../../../src/errors/format-for-model.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
 import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
+import { attachModelText, formatToolError } from '../../../src/model-text/format-for-model.js';
 
 const GUIDE = '\n\nFix the errors and try again.';
 

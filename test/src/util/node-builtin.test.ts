@@ -28,7 +28,7 @@ describe('where the runtime has no Node built-ins', () => {
 
   it('traceTurn still runs the call, without a trace', async () => {
     withoutNodeBuiltins();
-    const { traceTurn } = await import('../../../adapters/ai-sdk/tool-resilience.js');
+    const { traceTurn } = await import('../../../adapters/ai-sdk/tools/tool-resilience.js');
     const { TurnTrace } = await import('../../../src/observe/trace.js');
     expect(traceTurn(new TurnTrace(), () => 42)).toBe(42);
   });
@@ -47,7 +47,7 @@ describe('where the runtime has no Node built-ins', () => {
     withoutNodeBuiltins();
     vi.stubGlobal('AsyncLocalStorage', RuntimeStorage);
     try {
-      const { traceTurn } = await import('../../../adapters/ai-sdk/tool-resilience.js');
+      const { traceTurn } = await import('../../../adapters/ai-sdk/tools/tool-resilience.js');
       const { TurnTrace } = await import('../../../src/observe/trace.js');
       const trace = new TurnTrace();
       expect(traceTurn(trace, () => 'answer')).toBe('answer');

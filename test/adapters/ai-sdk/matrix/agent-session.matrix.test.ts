@@ -2,7 +2,7 @@
 import { type ModelMessage, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { AgentSession, type AgentSessionOptions } from '../../../../adapters/ai-sdk/agent-session.js';
+import { AgentSession, type AgentSessionOptions } from '../../../../adapters/ai-sdk/session/agent-session.js';
 import {
   fault,
   lastToolResults,

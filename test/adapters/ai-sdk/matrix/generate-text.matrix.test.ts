@@ -2,7 +2,7 @@
 import { isStepCount, type ToolSet, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { generateText } from '../../../../adapters/ai-sdk/generate-text.js';
+import { generateText } from '../../../../adapters/ai-sdk/drop-in/generate-text.js';
 import { fault, lastToolResults, reply } from '../../../../mocks/index.js';
 import { isContextOverflow } from '../../../../src/classify/classify.js';
 import { wires } from '../../../wires.js';

@@ -7,7 +7,7 @@
 import { generateText, isStepCount, streamText, type ToolSet, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { gracefulTool, gracefulTools } from '../../../../adapters/ai-sdk/graceful-tool.js';
+import { gracefulTool, gracefulTools } from '../../../../adapters/ai-sdk/tools/graceful-tool.js';
 import { lastToolResults, type RecordedRequest, reply, type Script } from '../../../../mocks/index.js';
 import { ModelRetry } from '../../../../src/errors/model-retry.js';
 import { UnexpectedModelBehavior } from '../../../../src/errors/unexpected-model-behavior.js';

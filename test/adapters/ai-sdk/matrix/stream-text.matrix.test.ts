@@ -5,7 +5,7 @@
 import { isStepCount, type TextStreamPart, type ToolSet, tool } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { streamText } from '../../../../adapters/ai-sdk/stream-text.js';
+import { streamText } from '../../../../adapters/ai-sdk/drop-in/stream-text.js';
 import { fault, type RecordedRequest, reply, streamFault } from '../../../../mocks/index.js';
 import { classifyError, isContextOverflow } from '../../../../src/classify/classify.js';
 import { type Wire, wires } from '../../../wires.js';

@@ -1,0 +1,276 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import {
+  gateway,
+  type LanguageModel,
+  type PrepareStepFunction,
+  type TimeoutConfiguration,
+  type ToolCallRepairFunction,
+  type ToolSet,
+  wrapLanguageModel,
+} from 'ai';
+import { type Coordination, checkCoordination } from '../../../src/policy/coordination.js';
+import { defaultTurnTimeoutMs, type TurnDeadlineReport } from '../../../src/policy/turn-deadline.js';
+import { deprecatedOption } from '../../../src/util/deprecated.js';
+import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../../src/util/validate.js';
+import {
+  checkStreamGuardOptions,
+  reportFailureKey,
+  type StreamGuardOptions,
+} from '../stream-guard/options.js';
+import { guardMiddleware } from '../stream-guard/stream-guard.js';
+import { type GracefulRepairOptions, gracefulRepairToolCall } from '../tools/graceful-repair-tool-call.js';
+import { type GracefulToolOptions, gracefulTools } from '../tools/graceful-tool.js';
+import { copyWith } from '../tools/tool-copy.js';
+import { type TurnDeadlineRun, withTurnDeadline } from '../tools/turn-deadline.js';
+import { withCleanPrompt } from './discarded-prompt.js';
+
+/** What the drop-ins add to the AI SDK's options. Everything else is the SDK's own, unchanged. */
+export interface GracefulCallOptions {
+  /**
+   * The stream guard's options, or `false` to call the SDK unguarded (with the SDK's own retries). The drop-in
+   * maps the call's `maxRetries` (default 2) to the guard's `maxRetries` and `timeout.chunkMs` to `stallTimeoutMs`
+   * unless you set them here.
+   * @default {}
+   */
+  streamGuard?: StreamGuardOptions | false;
+  /** @deprecated Use `streamGuard` (the same value); kept through 0.x. `streamGuard` wins when both are given. */
+  graceful?: StreamGuardOptions | false;
+  /**
+   * Defaults for `gracefulTools` applied to `tools` (default `{}`: every tool becomes a graceful tool with the
+   * standard retries and model-visible errors; tools you wrapped yourself keep their options). `false` leaves the
+   * tools as they are.
+   * @default {}
+   */
+  gracefulTools?: GracefulToolOptions | false;
+  /**
+   * The per-turn deadline with graceful degradation (see `withTurnDeadline`), in ms; `false` turns it off. Any other
+   * value must be a number of ms in (0, 2^31−1] (0, negative, NaN, `Infinity` throw a `RangeError` naming
+   * `turnTimeoutMs`).
+   * @default 300000
+   */
+  turnTimeoutMs?: number | false;
+  /**
+   * Called once when the run ends, however it ends (answer, failed step, abort), with the turn deadline's report:
+   * which tool calls completed, timed out and were skipped (`<tool>#<toolCallId>`), and whether it expired. Not
+   * called with `turnTimeoutMs: false`. A throwing callback is logged and ignored.
+   */
+  onTurnDeadline?: (report: TurnDeadlineReport) => void;
+  /**
+   * What this call shares with other processes (`redisCoordination(client)` from `graceful-ai/redis`): given to the
+   * stream guard (cool-downs per provider, model and API key) and to `gracefulTools` (cool-downs and breakers per
+   * tool name), unless `streamGuard.coordination` or `gracefulTools.coordination` say otherwise. Default: none.
+   */
+  coordination?: Coordination;
+}
+
+/** The drop-ins' defaults: the SDK's `maxRetries` (2), mapped onto the guard, and a 5-minute turn deadline. */
+export const defaultCallOptions = { maxRetries: 2, turnTimeoutMs: defaultTurnTimeoutMs } as const;
+
+/** A drop-in's rewritten options, its turn deadline (`undefined` with `turnTimeoutMs: false`) and its failure. */
+export interface GuardedCall<O> {
+  options: O;
+  turn: TurnDeadlineRun<O> | undefined;
+  /** The failure the guard could not recover, once it happened (`undefined` until then). */
+  failure(): { error: unknown } | undefined;
+}
+
+interface SdkCallOptions {
+  model: LanguageModel;
+  tools?: ToolSet;
+  maxRetries?: number;
+  timeout?: TimeoutConfiguration<never> | number;
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's repair function is generic over the caller's tools.
+  experimental_repairToolCall?: ToolCallRepairFunction<any>;
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's PrepareStepFunction is generic over the caller's tools.
+  prepareStep?: PrepareStepFunction<any, any>;
+}
+
+/**
+ * Checks the options a drop-in adds and the ones it takes over from the SDK (`maxRetries`, the `timeout`s, which
+ * the SDK does not check: Node fires a timer above 2^31−1 ms after ~1 ms), naming each one after `prefix`. Run
+ * where the options are given: when a drop-in call starts, and when an `AgentSession` is built (`callOptions.`).
+ */
+export function checkCallOptions(
+  options: Omit<SdkCallOptions, 'model'> & GracefulCallOptions,
+  prefix = '',
+): void {
+  const { streamGuard: guardOption, graceful, turnTimeoutMs } = options;
+  // The SDK checks its own `maxRetries`; the guard takes it over, so it is checked here.
+  checkCount(`${prefix}maxRetries`, options.maxRetries);
+  if (turnTimeoutMs !== false) checkTimeoutMs(`${prefix}turnTimeoutMs`, turnTimeoutMs);
+  checkOptionsObject(`${prefix}streamGuard`, guardOption, true);
+  checkOptionsObject(`${prefix}gracefulTools`, options.gracefulTools, true);
+  checkFunction(`${prefix}onTurnDeadline`, options.onTurnDeadline);
+  checkCoordination(`${prefix}coordination`, options.coordination);
+  const guardSettings = guardOption ?? graceful;
+  // Named `streamGuard.<option>`: the call's own `maxRetries` is checked above under its bare name.
+  if (guardSettings) {
+    checkStreamGuardOptions(
+      guardSettings,
+      `${prefix}${guardOption === undefined ? 'graceful.' : 'streamGuard.'}`,
+    );
+  }
+  checkSdkTimeout(options.timeout, `${prefix}timeout`);
+}
+
+/** The SDK's `timeout`: a number of ms, or `{ totalMs, stepMs, firstChunkMs, chunkMs, toolMs, tools: { <name>Ms } }`. */
+function checkSdkTimeout(timeout: SdkCallOptions['timeout'], name: string): void {
+  if (typeof timeout !== 'object') {
+    checkTimeoutMs(name, timeout);
+    return;
+  }
+  checkOptionsObject(name, timeout);
+  for (const key of ['totalMs', 'stepMs', 'firstChunkMs', 'chunkMs', 'toolMs'] as const) {
+    checkTimeoutMs(`${name}.${key}`, timeout[key]);
+  }
+  const tools: unknown = timeout.tools;
+  checkOptionsObject(`${name}.tools`, tools);
+  for (const [tool, ms] of Object.entries(tools ?? {})) checkTimeoutMs(`${name}.tools.${tool}`, ms);
+}
+
+/**
+ * Rewrites a drop-in's options so the guard is the single retry authority: the model wrapped with
+ * {@link streamGuard} (also a model `prepareStep` returns), SDK `maxRetries: 0`, `streamRetries` off, and the
+ * SDK's chunk timeout handed to the guard as its stall timeout (the SDK's own would abort the whole call). Guarded
+ * or not, every step's prompt is cleared of what a reset discarded ({@link withCleanPrompt}).
+ */
+export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(
+  options: O,
+  api: 'streamText' | 'generateText',
+): GuardedCall<O> {
+  // The result is typed as `O` (without our keys at run time): `Omit` would break the SDK's prompt union.
+  const {
+    streamGuard: guardOption,
+    graceful,
+    gracefulTools: toolDefaults,
+    turnTimeoutMs = defaultCallOptions.turnTimeoutMs,
+    onTurnDeadline,
+    coordination,
+    ...rest
+  } = options;
+  checkCallOptions(options);
+  if (graceful !== undefined) deprecatedOption('graceful', 'streamGuard');
+  const guardSettings = guardOption ?? graceful;
+  let sdkOptions = rest as unknown as O;
+  if (toolDefaults !== false && options.tools) {
+    sdkOptions = {
+      ...sdkOptions,
+      tools: gracefulTools(options.tools, coordination ? { coordination, ...toolDefaults } : toolDefaults),
+      // Unknown tool names and unparseable arguments reach the model the same way (after the caller's own repair).
+      experimental_repairToolCall: gracefulRepairToolCall({
+        ...(typeof toolDefaults === 'object' ? pickRepairDefaults(toolDefaults) : {}),
+        repair: options.experimental_repairToolCall,
+      }),
+    };
+  }
+  const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
+  let failure: { error: unknown } | undefined;
+  const middleware =
+    guardSettings === false
+      ? undefined
+      : guardMiddleware({
+          // The guard's own count (or its 0.1 name) wins over the call's `maxRetries`.
+          ...(guardSettings?.maxRetries === undefined && guardSettings?.maxStreamRetries === undefined
+            ? { maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries }
+            : {}),
+          stallTimeoutMs: api === 'streamText' ? chunkMs : undefined,
+          coordination,
+          ...guardSettings,
+          [reportFailureKey]: (error: unknown) => {
+            failure ??= { error };
+          },
+        });
+  // The deadline's timer starts last, so an invalid option above leaves no timer behind.
+  const turn =
+    turnTimeoutMs === false ? undefined : withTurnDeadline(sdkOptions, { turnTimeoutMs, onTurnDeadline });
+  if (turn) sdkOptions = turn.options;
+  const failed = () => failure;
+  if (middleware === undefined) {
+    const unguarded = {
+      ...sdkOptions,
+      ...asTheCallerSees(sdkOptions, { tools: [sdkOptions.tools, options.tools] }),
+      prepareStep: withCleanPrompt(sdkOptions.prepareStep),
+    };
+    return { options: unguarded, turn, failure: failed };
+  }
+  const guard = (model: LanguageModel) => wrapLanguageModel({ model: resolveModel(model), middleware });
+  const prepareStep = sdkOptions.prepareStep;
+  const guardedModel = guard(options.model);
+  const guarded = {
+    ...sdkOptions,
+    model: guardedModel,
+    maxRetries: 0,
+    streamRetries: undefined,
+    // The guard watches chunks while streaming; `generateText` keeps the option, and so the SDK's warning about it.
+    timeout:
+      api === 'streamText' && typeof options.timeout === 'object'
+        ? { ...options.timeout, chunkMs: undefined }
+        : options.timeout,
+    // The SDK runs with `maxRetries: 0` underneath; the callbacks report the caller's, which the guard honours.
+    ...asTheCallerSees(sdkOptions, {
+      tools: [sdkOptions.tools, options.tools],
+      maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries,
+      timeout: options.timeout,
+    }),
+    prepareStep: withCleanPrompt(
+      prepareStep &&
+        (async (step: Parameters<typeof prepareStep>[0]) => {
+          // The caller's step function sees the caller's model; a model it returns is guarded too.
+          const own = step.model === guardedModel ? copyWith(step, { model: options.model }) : step;
+          const result = await prepareStep(own);
+          return result?.model === undefined ? result : { ...result, model: guard(result.model) };
+        }),
+    ),
+  };
+  return { options: guarded as unknown as O, turn, failure: failed };
+}
+
+const callbackName = /^(experimental_)?on[A-Z]/;
+
+/**
+ * The SDK's callbacks (`onStart`, `onStepStart`, `onEnd`, …), receiving what they would without the drop-in: the
+ * caller's own tools object where the SDK reports the wrapped one, and the caller's `maxRetries` and `timeout` where
+ * it reports the ones it runs with (0; no `chunkMs`, which the guard took over). Other events pass unchanged.
+ */
+function asTheCallerSees(
+  options: object,
+  view: { tools: [sdk: unknown, caller: unknown]; maxRetries?: number; timeout?: unknown },
+): Record<string, unknown> {
+  const [sdkTools, callerTools] = view.tools;
+  const rewrite = (event: unknown): unknown => {
+    if (typeof event !== 'object' || event === null) return event;
+    const overrides: Record<string, unknown> = {};
+    if (sdkTools !== undefined && (event as { tools?: unknown }).tools === sdkTools)
+      overrides.tools = callerTools;
+    if (view.maxRetries !== undefined && 'maxRetries' in event) overrides.maxRetries = view.maxRetries;
+    if (view.timeout !== undefined && 'timeout' in event) overrides.timeout = view.timeout;
+    if (Object.keys(overrides).length === 0) return event;
+    // The SDK swallows a throw here and the caller's callback would silently not run: a frozen event gets a spread.
+    try {
+      return copyWith(event, overrides);
+    } catch {
+      return { ...event, ...overrides };
+    }
+  };
+  const out: Record<string, unknown> = {};
+  for (const [name, callback] of Object.entries(options)) {
+    if (typeof callback !== 'function' || !callbackName.test(name)) continue;
+    out[name] = (event: unknown, ...rest: unknown[]) => callback(rewrite(event), ...rest);
+  }
+  return out;
+}
+
+/** The tool defaults the repair hook shares: the budget and the text's bounds. */
+function pickRepairDefaults(defaults: GracefulToolOptions): GracefulRepairOptions {
+  const { retries, maxErrorChars, redact, logger } = defaults;
+  return { retries, maxErrorChars, redact, logger };
+}
+
+/** A model id string resolves through the global provider, as the SDK does (default: the gateway). */
+function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
+  if (typeof model !== 'string') return model;
+  const provider = (
+    globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): LanguageModelV4 } }
+  ).AI_SDK_DEFAULT_PROVIDER;
+  return (provider ?? gateway).languageModel(model);
+}

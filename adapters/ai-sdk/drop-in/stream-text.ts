@@ -1,0 +1,138 @@
+import type { Context } from '@ai-sdk/provider-utils';
+import { type OutputInterface, type StreamTextResult, streamText as sdkStreamText, type ToolSet } from 'ai';
+import { removeDiscarded } from '../../../src/stream/reset-part.js';
+import { singleUseIterable } from '../../../src/stream/single-use-request.js';
+import { applyRecoveredPartMetadata } from '../stream-guard/recovery/recovered-metadata.js';
+import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
+import { withCleanUIMessages } from './ui-message-callbacks.js';
+
+/** The drop-in `streamText`'s options: the AI SDK's own, plus {@link GracefulCallOptions}. */
+export type GracefulStreamTextOptions<
+  TOOLS extends ToolSet = ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
+> = Parameters<typeof sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & GracefulCallOptions;
+
+const singleUseStreams = new Set<PropertyKey>(['textStream', 'fullStream', 'stream']);
+
+/** The UI stream methods, with the position of their options argument (whose callbacks get clean messages). */
+const uiStreamOptionsAt = new Map<PropertyKey, number>([
+  ['toUIMessageStream', 0],
+  ['toUIMessageStreamResponse', 0],
+  ['pipeUIMessageStreamToResponse', 1],
+]);
+
+/**
+ * The result fields that would present a partial answer as the answer. After a failure the guard could not recover
+ * they reject with it (the SDK resolves them with the partial answer, or rejects with a `NoOutputGeneratedError` that
+ * does not say why); `finishReason`, `usage` and the metadata fields still resolve.
+ */
+const answerFields = new Set<PropertyKey>([
+  'text',
+  'content',
+  'reasoning',
+  'reasoningText',
+  'files',
+  'sources',
+  'toolCalls',
+  'staticToolCalls',
+  'dynamicToolCalls',
+  'toolResults',
+  'staticToolResults',
+  'dynamicToolResults',
+  'steps',
+  'finalStep',
+  'response',
+  'responseMessages',
+  'output',
+]);
+
+/** `value` once the run has ended, or the failure that ended it mid-answer. */
+function rejectAfterFailure(
+  value: PromiseLike<unknown>,
+  failure: () => { error: unknown } | undefined,
+): PromiseLike<unknown> {
+  const rethrow = (otherwise: () => unknown) => {
+    const failed = failure();
+    if (failed) throw failed.error;
+    return otherwise();
+  };
+  return Promise.resolve(value).then(
+    (resolved) => rethrow(() => resolved),
+    (error: unknown) =>
+      rethrow(() => {
+        throw error;
+      }),
+  );
+}
+
+/**
+ * The AI SDK's `streamText` with the stream guard: same options, same result type — change only the import.
+ *
+ * - Retries: the guard is the single retry authority. Your `maxRetries` (default 2) becomes the guard's
+ *   `maxRetries` (new streamed requests before any content, with backoff and retry-after); the SDK runs with
+ *   `maxRetries: 0` and `streamRetries` off (the guard owns mid-stream recovery: one non-streaming request).
+ * - `timeout.chunkMs` becomes the guard's stall timeout (the SDK's would abort the whole call, unrecoverably);
+ *   `totalMs`, `stepMs` and `firstChunkMs` stay with the SDK.
+ * - After a reset (the recovered answer differs from what was streamed), `onStepEnd` removes the discarded text
+ *   from `step.content` and `step.response.messages` before your own `onStepEnd` runs, so `text`, `steps` and
+ *   `response.messages` hold only the complete answer; the next step's request (and a prompt built from stored
+ *   chat messages) holds none of it either; and the callbacks of `toUIMessageStream`,
+ *   `toUIMessageStreamResponse` and `pipeUIMessageStreamToResponse` (`onEnd`/`onFinish`, `onStepEnd`) receive
+ *   `responseMessage` and `messages` without it. The consumer and UI streams still carry the reset part (a
+ *   client hides what it already showed with `withoutDiscarded` from `graceful-ai/ui`). A block the consumer saw in
+ *   full that the recovery repeats under other provider metadata (a new item id) is not shown again; `steps` and
+ *   `response.messages` carry the recovery's metadata.
+ * - Iterating the same `textStream`/`fullStream`/`stream` object twice throws `StreamConsumedError`; reading the
+ *   getter again gives a fresh stream that replays from the start, as in the SDK.
+ * - The run is under a turn deadline (`turnTimeoutMs`, default 300 000 ms; `false` = none): `onTurnDeadline`
+ *   receives, once the run has ended, which tool calls completed, timed out and were skipped. The deadline's
+ *   timer stops when the run ends, fails or is aborted; a result never read keeps only an `unref`'d timer.
+ */
+export function streamText<
+  TOOLS extends ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
+>(
+  options: GracefulStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT>,
+): StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> {
+  const userOnStepEnd = options.onStepEnd ?? options.onStepFinish;
+  const { options: sdkOptions, turn, failure } = guardCallOptions(options, 'streamText');
+  let result: StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT>;
+  try {
+    result = sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>({
+      ...sdkOptions,
+      onStepFinish: undefined,
+      onStepEnd: async (step) => {
+        removeDiscarded(step.content);
+        applyRecoveredPartMetadata(step.content, 'providerMetadata');
+        for (const message of step.response.messages) {
+          if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+          removeDiscarded(message.content);
+          applyRecoveredPartMetadata(message.content, 'providerOptions');
+        }
+        await userOnStepEnd?.(step);
+      },
+    });
+  } catch (error) {
+    turn?.close();
+    throw error;
+  }
+  return new Proxy(result, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (singleUseStreams.has(property)) {
+        return singleUseIterable(value as AsyncIterable<unknown>, `result.${String(property)}`);
+      }
+      if (answerFields.has(property)) return rejectAfterFailure(value as PromiseLike<unknown>, failure);
+      const optionsAt = uiStreamOptionsAt.get(property);
+      if (optionsAt !== undefined && typeof value === 'function') {
+        return (...args: unknown[]) => {
+          args[optionsAt] = withCleanUIMessages(args[optionsAt]);
+          return value.apply(target, args);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,180 @@
+/**
+ * The recovery after content, in one place: a stream that failed after the consumer saw part of the answer is never
+ * streamed again. One recovery request follows — a non-streaming `doGenerate` (default), or a new streamed request
+ * (`recovery: 'stream'`) — continuing the shown text where the provider can (`continuation.ts`), reconciled with
+ * what was shown (`reconciliation.ts`), so the consumer sees each character once. A continuation the provider
+ * rejects (400/422) gets one request that answers anew; a streamed recovery's transient failure gets a new one after
+ * backoff, within `maxRetries`. The call it recovers (`GuardedCall`) keeps the records and decides retries.
+ */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4StreamPart as Part,
+} from '@ai-sdk/provider';
+import type { Classification } from '../../../../src/classify/types.js';
+import type { AttemptMode, AttemptRecord, AttemptRecorder } from '../../../../src/stream/attempt-record.js';
+import { SingleUseRequest } from '../../../../src/stream/single-use-request.js';
+import { incompleteFinish, missingFinish } from '../attempt/preamble.js';
+import { type AttemptOptions, StreamAttempt } from '../attempt/stream-attempt.js';
+import {
+  type ContinuationOption,
+  continuationStyle,
+  isPrefillRejection,
+  prefill,
+  rememberPrefillRejection,
+} from './continuation.js';
+import type { EmittedContent } from './emitted-content.js';
+import { Reconciliation } from './reconciliation.js';
+
+/** How a failure after content is recovered (see `StreamGuardOptions.recovery`). */
+export type RecoveryMode = 'generate' | 'stream';
+
+type Finish = Extract<Part, { type: 'finish' }>;
+
+/** What a recovery needs of the guard's options. */
+export interface RecoveryOptions extends AttemptOptions {
+  recovery: RecoveryMode;
+  continuation: ContinuationOption;
+}
+
+/** The request a consumer's cancel must reach (the committed attempt, then a streamed recovery), and whether it came. */
+export interface Sink {
+  attempt: StreamAttempt;
+  cancelled: boolean;
+}
+
+/** What a recovery needs of the call it recovers: its request, its records, its retry rule and its way to fail. */
+export interface RecoveredCall {
+  readonly model: LanguageModelV4;
+  readonly params: LanguageModelV4CallOptions;
+  readonly options: RecoveryOptions;
+  /** A fresh record for attempt `n`. */
+  recorder(n: number, mode: AttemptMode): AttemptRecorder;
+  /** Keeps an attempt's record. */
+  record(record: AttemptRecord): void;
+  /** Classifies a failure after content. */
+  classify(error: unknown): Classification;
+  /** After a failed streamed recovery: whether a new one follows (within `maxRetries`, after the backoff). */
+  retryAfter(n: number, record: AttemptRecord, classification: Classification): Promise<boolean>;
+  /** Ends the consumer's stream with a failure nothing recovers. */
+  fail(record: AttemptRecord, error: unknown, controller: ReadableStreamDefaultController<Part>): void;
+  /** The recovered answer's finish part as the consumer gets it (attempt records in its metadata). */
+  finishPart(finish: Finish): Finish;
+}
+
+/**
+ * Recovers the call after content, from attempt `first` on, into `controller`: the remainder of the answer, or a
+ * reset part and the whole answer, then a finish; or the failure that ended the last request.
+ */
+export async function recover(
+  call: RecoveredCall,
+  first: number,
+  emitted: EmittedContent,
+  controller: ReadableStreamDefaultController<Part>,
+  sink: Sink,
+): Promise<void> {
+  const streamed = call.options.recovery === 'stream';
+  let style = continuationStyle(call.options.continuation, call.model);
+  for (let n = first; ; n++) {
+    const texts = style === undefined ? undefined : emitted.prefillTexts();
+    const plan = style && texts ? prefill(style, call.model, call.params, texts) : undefined;
+    const recorder = call.recorder(n, streamed ? 'stream' : 'generate');
+    recorder.recovery = plan ? 'continue' : 'regenerate';
+    const reconciliation = new Reconciliation(emitted, n, plan);
+    const emit = (part: Part) => {
+      if (part.type === 'text-delta' || part.type === 'reasoning-delta')
+        recorder.charsEmitted += part.delta.length;
+      controller.enqueue(part);
+    };
+    const request: RecoveryRequest = {
+      model: call.model,
+      params: plan?.params ?? call.params,
+      options: call.options,
+      name: recorder.request,
+    };
+    let finish: Finish;
+    try {
+      finish = streamed
+        ? await streamedRecovery(request, reconciliation, emit, (attempt) => {
+            sink.attempt = attempt;
+          })
+        : await generatedRecovery(request, reconciliation, emit);
+    } catch (error) {
+      if (sink.cancelled) return;
+      const classification = call.classify(error);
+      const record = recorder.finish({ error, classification });
+      call.record(record);
+      if (plan !== undefined && isPrefillRejection(error)) {
+        rememberPrefillRejection(call.model);
+        style = undefined;
+        continue;
+      }
+      if (streamed && (await call.retryAfter(n, record, classification))) continue;
+      call.fail(record, error, controller);
+      return;
+    }
+    call.record(recorder.finish());
+    controller.enqueue(call.finishPart(finish));
+    controller.close();
+    return;
+  }
+}
+
+/** One recovery request: the model, the params to send (a prefill, maybe), the attempt's options, a name. */
+interface RecoveryRequest {
+  model: LanguageModelV4;
+  params: LanguageModelV4CallOptions;
+  options: AttemptOptions;
+  /** Names the request in errors and records, e.g. `stream attempt 2 (anthropic.messages:claude-…)`. */
+  name: string;
+}
+
+/** One non-streaming recovery request; its answer goes through `reconciliation` at once. Returns its finish. */
+async function generatedRecovery(
+  { model, params, name }: RecoveryRequest,
+  reconciliation: Reconciliation,
+  emit: (part: Part) => void,
+): Promise<Finish> {
+  const result = await new SingleUseRequest(name, () => model.doGenerate(params)).stream();
+  for (const part of reconciliation.whole(result)) emit(part);
+  const { usage, finishReason, providerMetadata } = result;
+  return { type: 'finish', usage, finishReason, ...(providerMetadata && { providerMetadata }) };
+}
+
+/**
+ * One streamed recovery request, reconciled part by part as it arrives (`started` learns the attempt, so the
+ * consumer's cancel reaches it). It fails like any attempt: thrown, rejected, an error part, a stall, or an end
+ * without a complete finish. Returns its finish.
+ */
+async function streamedRecovery(
+  { model, params, options, name }: RecoveryRequest,
+  reconciliation: Reconciliation,
+  emit: (part: Part) => void,
+  started: (attempt: StreamAttempt) => void,
+): Promise<Finish> {
+  const attempt = new StreamAttempt(model, params, options, name);
+  started(attempt);
+  let chars = 0;
+  const pass = (part: Part) => {
+    if (part.type === 'text-delta' || part.type === 'reasoning-delta') chars += part.delta.length;
+    emit(part);
+  };
+  try {
+    await attempt.open();
+    for (;;) {
+      const next = await attempt.read();
+      if (next.done) throw missingFinish(chars);
+      const part = next.value;
+      if (part.type === 'error') throw part.error;
+      if (part.type === 'finish') {
+        const incomplete = incompleteFinish(part, chars);
+        if (incomplete) throw incomplete;
+        for (const out of reconciliation.end()) pass(out);
+        return part;
+      }
+      for (const out of reconciliation.push(part)) pass(out);
+    }
+  } finally {
+    attempt.stop();
+  }
+}
