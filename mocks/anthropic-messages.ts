@@ -153,6 +153,16 @@ export const anthropicMessagesFormat: WireFormat = {
     return events;
   },
 
+  /** `message_delta` with `stop_reason: null`, then `message_stop`. */
+  finishWithoutReason: (step) => [
+    eventFrame({
+      type: 'message_delta',
+      delta: { stop_reason: null, stop_sequence: null },
+      usage: usage(step, usageOf(step).output),
+    }),
+    eventFrame({ type: 'message_stop' }),
+  ],
+
   errorFrame: (fault) => inBandFrame(fault, formatOf(fault, 'anthropic')),
 
   /** Not streamed, the API reports the error by status: the error object with the status it stands for. */

@@ -127,6 +127,13 @@ export const geminiFormat: WireFormat = {
     return events;
   },
 
+  /** A last chunk with Gemini's unset finish reason, `FINISH_REASON_UNSPECIFIED` (the enum's zero value). */
+  finishWithoutReason(step, meta) {
+    const last = response(step, meta, [{ text: '' }], false);
+    const candidate = { ...last.candidates[0]!, finishReason: 'FINISH_REASON_UNSPECIFIED' };
+    return [`data: ${JSON.stringify({ ...last, candidates: [candidate] })}\n\n`];
+  },
+
   errorFrame: (fault) => inBandFrame(fault, formatOf(fault, 'gemini')),
 
   /** Not streamed, the API reports the error by status: the error object with the status it stands for. */

@@ -1,16 +1,8 @@
 /**
  * `graceful-ai/testing`: a fault kit for tests that speaks the OpenAI (chat, responses), Anthropic Messages and
- * Gemini wires (MSW 3 handlers or a loopback server). See docs/testing.md.
+ * Gemini wires: scripts and the loopback server. Its MSW 3 handlers are `graceful-ai/testing/msw`, so that this
+ * entry needs no msw, in its code or its types. See docs/testing.md.
  */
-export {
-  type MockHandlers,
-  type MockHandlersOptions,
-  mockHandlers,
-  type OpenAIHandlers,
-  type OpenAIHandlersOptions,
-  openaiHandlers,
-  type ProviderBaseURLs,
-} from './msw.js';
 export type { NetworkFailure } from './network-failure.js';
 export type {
   RateLimitBudget,

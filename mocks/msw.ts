@@ -1,5 +1,9 @@
-/** The fault kit as MSW 3 request handlers (in-process, no socket). */
-import type { HttpHandler } from 'msw';
+/**
+ * `graceful-ai/testing/msw`: the fault kit as MSW 3 request handlers (in-process, no socket). A separate entry point
+ * because it needs msw (an optional peer dependency): `graceful-ai/testing` itself, scripts and the loopback
+ * server, references msw nowhere, not even in its types. See docs/testing.md.
+ */
+import { type HttpHandler, HttpResponse, http } from 'msw';
 import { abortableSleep } from '../src/policy/sleep.js';
 import { deprecatedName } from '../src/util/deprecated.js';
 import { systemError } from './network-failure.js';
@@ -13,9 +17,6 @@ import {
 } from './player.js';
 import { matchRoute } from './routes.js';
 import type { RecordedRequest, Script } from './script.js';
-
-// msw is an optional peer dependency: only this transport needs it, the loopback server does not.
-const msw: typeof import('msw') | undefined = await import('msw').catch(() => undefined);
 
 /** Base URLs of the providers, as given to `createOpenAI`, `createAnthropic`, `createGoogleGenerativeAI`. */
 export interface ProviderBaseURLs {
@@ -62,12 +63,6 @@ const DEFAULT_BASE_URLS: Required<ProviderBaseURLs> = {
  * // createAnthropic({ apiKey: 'test' }) … handlers.requests[0].api === 'messages'
  */
 export function mockHandlers(script: Script, options: MockHandlersOptions = {}): MockHandlers {
-  if (!msw) {
-    throw new Error(
-      'graceful-ai/testing: mockHandlers() needs msw@3, which is not installed. Run `npm i -D msw@3`, or use startMockServer() (a loopback server that needs no msw).',
-    );
-  }
-  const { http, HttpResponse } = msw;
   const player = new ScriptPlayer(script, options);
   const bases = Object.values({ ...DEFAULT_BASE_URLS, ...options.baseURLs }).map((url) =>
     url.replace(/\/+$/, ''),

@@ -32,6 +32,19 @@ function includeUsage(meta: AnswerMeta): boolean {
   );
 }
 
+/** One streamed chunk; with `include_usage` every chunk carries `usage` (`null` but in the last). */
+function chunkFrame(meta: AnswerMeta, choices: unknown[], usage: unknown = null): string {
+  return dataFrame({
+    id: `chatcmpl-mock-${meta.n}`,
+    object: 'chat.completion.chunk',
+    created: meta.created,
+    model: meta.model,
+    system_fingerprint: null,
+    choices,
+    ...(includeUsage(meta) ? { usage } : {}),
+  });
+}
+
 export const chatFormat: WireFormat = {
   json(step, meta) {
     const toolCalls =
@@ -70,19 +83,8 @@ export const chatFormat: WireFormat = {
   // without it there is neither (the `openai` client's ChatCompletionChunk.usage documents the same).
   events(step, meta, breakAt) {
     const size = step.chunkChars ?? DEFAULT_CHUNK_CHARS;
-    const withUsage = includeUsage(meta);
-    const chunk = (choices: unknown[], usage: unknown = null) =>
-      dataFrame({
-        id: `chatcmpl-mock-${meta.n}`,
-        object: 'chat.completion.chunk',
-        created: meta.created,
-        model: meta.model,
-        system_fingerprint: null,
-        choices,
-        ...(withUsage ? { usage } : {}),
-      });
     const delta = (d: object, finish: string | null = null) =>
-      chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+      chunkFrame(meta, [{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
 
     const events: WireEvent[] = [];
     let offset = 0;
@@ -110,10 +112,16 @@ export const chatFormat: WireFormat = {
       });
     }
     events.push({ frame: delta({}, finishReasonOf(step)), chars: 0, output: true });
-    if (withUsage) events.push({ frame: chunk([], usage(step)), chars: 0, output: true });
-    events.push({ frame: 'data: [DONE]\n\n', chars: 0, output: true });
+    for (const frame of chatFormat.finishWithoutReason(step, meta))
+      events.push({ frame, chars: 0, output: true });
     return events;
   },
+
+  /** What follows the finish chunk (the usage chunk with `include_usage`, `[DONE]`), here with none before it. */
+  finishWithoutReason: (step, meta) => [
+    ...(includeUsage(meta) ? [chunkFrame(meta, [], usage(step))] : []),
+    'data: [DONE]\n\n',
+  ],
 
   errorFrame: (fault: ErrorFault, meta: AnswerMeta) =>
     relayedFrame(fault) ?? dataFrame(chatFormat.errorBody(fault, meta)),

@@ -181,6 +181,9 @@ export const responsesFormat: WireFormat = {
     return events;
   },
 
+  /** The Responses API has no finish without a reason: the stream ends before any terminal response event. */
+  finishWithoutReason: () => [],
+
   errorFrame(fault: ErrorFault, meta, sequence) {
     // Another provider's frame is relayed verbatim (no `sequence_number`).
     const relayed = relayedFrame(fault);

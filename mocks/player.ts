@@ -265,8 +265,10 @@ function streamChunks(step: AnswerStep, format: WireFormat, meta: AnswerMeta) {
       return { chunks: head, ending: 'reset' as const };
     case 'stall':
       return { chunks: head, ending: 'stall' as const };
-    case 'endEarly':
-      return { chunks: head, ending: 'end' as const };
+    case 'endEarly': {
+      const finish = fault.finish === 'other' ? format.finishWithoutReason(step, meta) : [];
+      return { chunks: [...head, ...finish], ending: 'end' as const };
+    }
     case 'error':
       return { chunks: [...head, format.errorFrame(fault, meta, at)], ending: 'end' as const };
     case 'garbled':

@@ -86,8 +86,11 @@ export type StreamFault =
   | { kind: 'cut'; afterChars?: number; afterFrames?: number }
   /** Never sends another byte after `afterChars` characters (the client must time out or abort). */
   | { kind: 'stall'; afterChars: number }
-  /** Ends the body cleanly after `afterChars` characters, without a finish frame. */
-  | { kind: 'endEarly'; afterChars: number }
+  /**
+   * Ends the body cleanly after `afterChars` characters: without a finish frame, or (`finish: 'other'`) with the
+   * wire's frames for a finish that names no reason (see {@link streamFault.endEarly}).
+   */
+  | { kind: 'endEarly'; afterChars: number; finish?: 'other' }
   /**
    * An error frame inside the 200 stream after `afterChars` characters, then the stream ends. `code` is the
    * OpenAI `code`, the Anthropic error `type` or the Gemini `status`, by format. In OpenAI's error object `type`
@@ -330,8 +333,15 @@ export const streamFault = {
   stall(at: { afterChars: number }): StreamFault {
     return streamFaultOf('streamFault.stall', { kind: 'stall', ...at });
   },
-  /** The body ends cleanly after `afterChars` characters, without a finish frame (or `[DONE]`). */
-  endEarly(at: { afterChars: number }): StreamFault {
+  /**
+   * The body ends cleanly after `afterChars` characters, without a finish frame (or `[DONE]`). With
+   * `finish: 'other'` it ends the way a provider ends a stream it cut short with a finish that names no reason, in the
+   * wire's own frames: Anthropic a `message_delta` with `stop_reason: null` and `message_stop` (`@ai-sdk/anthropic`
+   * reports finish `'other'`), Gemini a last chunk with `finishReason: "FINISH_REASON_UNSPECIFIED"` (`'other'`),
+   * OpenAI chat the usage chunk and `[DONE]` with no `finish_reason` ever sent (`@ai-sdk/openai` reports
+   * `'interrupted'`; xAI's and DeepSeek's packages `'other'`), Responses no terminal event at all.
+   */
+  endEarly(at: { afterChars: number; finish?: 'other' }): StreamFault {
     return streamFaultOf('streamFault.endEarly', { kind: 'endEarly', ...at });
   },
   /**

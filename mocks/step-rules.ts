@@ -88,6 +88,9 @@ function checkFault(f: unknown, where: string, prefix: string): void {
     fail(`${prefix}afterChars`, 'is required');
   }
   if (fault.kind === 'error') checkErrorFault(fault, prefix, fail);
+  if (fault.kind === 'endEarly' && fault.finish !== undefined && fault.finish !== 'other') {
+    fail(`${prefix}finish`, `must be 'other' or left out, got ${String(fault.finish)}`);
+  }
 }
 
 /** The fields of an in-band error fault. */

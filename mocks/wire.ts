@@ -47,6 +47,8 @@ export interface WireFormat {
   errorStatus?(fault: ErrorFault): number;
   /** A frame whose data is not JSON. */
   garbledFrame(): string;
+  /** The frames that end a stream with a finish naming no reason (`streamFault.endEarly({ finish: 'other' })`). */
+  finishWithoutReason(step: AnswerStep, meta: AnswerMeta): string[];
   /**
    * Why this wire cannot carry `step` (e.g. reasoning on OpenAI chat), or `undefined` when it can. The player
    * answers such a request with an HTTP 400 naming the step and this reason.

@@ -6,7 +6,8 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { JSONValue, LanguageModel } from 'ai';
-import type { Api, ProviderBaseURLs } from '../mocks/index.js';
+import type { Api } from '../mocks/index.js';
+import type { ProviderBaseURLs } from '../mocks/msw.js';
 
 /** Provider options of the AI SDK call (`providerOptions`). */
 type ProviderOptions = Record<string, Record<string, JSONValue>>;

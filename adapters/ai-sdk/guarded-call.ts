@@ -22,8 +22,9 @@ import { SingleUseRequest } from '../../src/stream/single-use-request.js';
 import { continuationStyle, isPrefillRejection, prefill, rememberPrefillRejection } from './continuation.js';
 import { EmittedContent } from './emitted-content.js';
 import { endWithErrorPart, erroredStream, relayRest, sdkRetryError, toError } from './failure-surfacing.js';
-import { InBandError, readPreamble } from './preamble.js';
+import { InBandError, incompleteFinish, missingFinish, readPreamble } from './preamble.js';
 import { Reconciliation } from './reconciliation.js';
+import { withRecoveredMetadata } from './recovered-metadata.js';
 import { generatedRecovery, streamedRecovery } from './recovery-request.js';
 import { withoutDiscardedMessages } from './reset-part.js';
 import { StreamAttempt } from './stream-attempt.js';
@@ -52,7 +53,7 @@ export class GuardedCall {
     private readonly options: Resolved,
   ) {
     this.#label = `${model.provider}:${model.modelId}`;
-    const prompt = withoutDiscardedMessages(params.prompt);
+    const prompt = withRecoveredMetadata(withoutDiscardedMessages(params.prompt));
     this.params = prompt === params.prompt ? params : { ...params, prompt };
   }
 
@@ -116,7 +117,7 @@ export class GuardedCall {
 
   /** Records a failure before any output; returns the delay before the next attempt, or throws the error for good. */
   #earlyFailure(n: number, recorder: AttemptRecorder, error: unknown): number {
-    const classification = this.#classify(error);
+    const classification = this.#classify(error, 'before content');
     const record = recorder.finish({ error, classification });
     this.#attempts.push(record);
     this.#earlyErrors.push(error);
@@ -176,12 +177,13 @@ export class GuardedCall {
     // The request the consumer's cancel must reach: the committed attempt, then a streamed recovery.
     const sink: Sink = { attempt, cancelled: false };
     let done = false;
+    let finished = false;
     const pass = (controller: ReadableStreamDefaultController<Part>, part: Part) => {
       if (part.type === 'finish') {
-        // Without recovery, an interrupted finish passes through as the provider reported it.
-        if (part.finishReason.unified === 'interrupted' && this.options.degrade) {
-          throw new StreamInterruptedError({ ending: 'interrupted', charsEmitted: emitted.chars });
-        }
+        // An ending that is no completion is a failure like a cut: recovered, or the call fails with it.
+        const incomplete = incompleteFinish(part, emitted.chars);
+        if (incomplete) throw incomplete;
+        finished = true;
         recorder.charsEmitted = emitted.chars;
         this.#attempts.push(recorder.finish());
         controller.enqueue({ ...part, providerMetadata: this.#metadata(part.providerMetadata) });
@@ -198,8 +200,10 @@ export class GuardedCall {
             if (head.length > 0) for (const part of head.splice(0)) pass(controller, part);
             while (!end && !done && controller.desiredSize! > 0) {
               const next = await attempt.read();
-              if (next.done) end = true;
-              else if (next.value.type === 'error') throw new InBandError(next.value);
+              if (next.done) {
+                if (!finished) throw missingFinish(emitted.chars);
+                end = true;
+              } else if (next.value.type === 'error') throw new InBandError(next.value);
               else pass(controller, next.value);
             }
           } catch (error) {
@@ -234,7 +238,7 @@ export class GuardedCall {
   ): Promise<void> {
     const inBand = caught instanceof InBandError ? caught : undefined;
     const error = inBand ? inBand.part.error : caught;
-    const classification = this.#classify(error);
+    const classification = this.#classify(error, 'after content');
     const record = recorder.finish({ error, classification });
     this.#attempts.push(record);
     if (classification.kind !== 'transient' || !this.options.degrade) {
@@ -285,7 +289,7 @@ export class GuardedCall {
           : await generatedRecovery(request, reconciliation, emit);
       } catch (error) {
         if (sink.cancelled) return;
-        const classification = this.#classify(error);
+        const classification = this.#classify(error, 'after content');
         const record = recorder.finish({ error, classification });
         this.#attempts.push(record);
         if (plan !== undefined && isPrefillRejection(error)) {
@@ -342,19 +346,25 @@ export class GuardedCall {
     endWithErrorPart(controller, error, relayFrom);
   }
 
-  #classify(error: unknown): Classification {
+  /**
+   * Before content the guard changes the SDK's behaviour only on evidence: an error no rule recognises is reported
+   * at once, as the SDK reports it (unless the caller set `classify.unknown`). After content it is recovered: the
+   * alternative is a partial answer.
+   */
+  #classify(error: unknown, phase: 'before content' | 'after content'): Classification {
     // A stall or a clean but incomplete end is ours to recover, whatever the caller set for unknown errors.
     if (!this.params.abortSignal?.aborted) {
       if (StreamStalledError.isInstance(error)) return { kind: 'transient', reason: 'stall' };
       if (StreamInterruptedError.isInstance(error)) {
         return {
           kind: 'transient',
-          reason: error.ending === 'interrupted' ? 'finish:interrupted' : 'finish:missing',
+          reason: error.ending === 'no-finish' ? 'finish:missing' : `finish:${error.ending}`,
         };
       }
     }
     return classifyError(error, {
       ...this.options.classify,
+      unknown: this.options.classify?.unknown ?? (phase === 'before content' ? 'permanent' : 'transient'),
       signal: this.params.abortSignal,
       clock: this.options.clock,
     });

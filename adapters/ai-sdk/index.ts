@@ -46,6 +46,7 @@ export {
 } from '../../src/errors/stream-consumed-error.js';
 export { type StreamErrorFields, StreamFailedError } from '../../src/errors/stream-failed-error.js';
 export {
+  type StreamEnding,
   StreamInterruptedError,
   type StreamInterruptedErrorOptions,
 } from '../../src/errors/stream-interrupted-error.js';

@@ -68,15 +68,15 @@ export class KindCursor {
 
   /**
    * A whole block of the answer that does not go past what was shown: nothing to emit when it repeats a shown
-   * block, the end of the open block when what was shown ends with it, a new block when it lies beyond; `undefined`
-   * when it does not repeat what was shown.
+   * block (`replaces`: the shown block's metadata, when the answer's differs), the end of the open block when what
+   * was shown ends with it, a new block when it lies beyond; `undefined` when it does not repeat what was shown.
    */
   whole(
     kind: Kind,
     text: string,
     metadata: Metadata,
     newId: () => string,
-  ): { parts: Part[]; id?: string } | undefined {
+  ): { parts: Part[]; id?: string; replaces?: SharedV4ProviderMetadata } | undefined {
     const from = this.at;
     const to = from + text.length;
     const open = this.#open;
@@ -92,7 +92,12 @@ export class KindCursor {
       // Its metadata must be what the block the stream ended over exactly its text has; plain text may be merged.
       this.at = to;
       const exact = this.#closed.find((b) => b.from === from && b.to === to);
-      if (exact !== undefined) return sameJson(exact.metadata, metadata) ? { parts: [] } : undefined;
+      if (exact !== undefined) {
+        if (sameJson(exact.metadata, metadata)) return { parts: [] };
+        // The same characters under the recovery's own metadata: the consumer keeps what it read, later prompts get
+        // the recovery's metadata (`recovered-metadata.ts`). Shown without metadata, it has nothing to be found by.
+        return exact.metadata === undefined ? undefined : { parts: [], replaces: exact.metadata };
+      }
       return metadata === undefined && !this.#signedWithin(from, to) ? { parts: [] } : undefined;
     }
     // What was shown ends with this block (or before it): it completes the open block, or is a new one.

@@ -32,6 +32,40 @@ export function isContent(part: Part): boolean {
   }
 }
 
+type Finish = Extract<Part, { type: 'finish' }>;
+
+/**
+ * Raw finish reasons that name no completion, although the SDK maps them to `'other'`: Gemini's unset value, vLLM's
+ * `abort` (the server aborted the request) and `error` (OpenRouter's finish for a failure mid-stream).
+ */
+const incompleteRawReasons = new Set(['finish_reason_unspecified', 'abort', 'error']);
+
+/**
+ * The failure a finish part stands for, or `undefined` when it reports a real completion (`stop`, `length`,
+ * `tool-calls`, `content-filter`, or `other` with a reason of the provider's). Not a completion: `'interrupted'`,
+ * `'error'`, and `'other'` with no provider reason (Bedrock, xAI, DeepSeek and Azure when the body closes without its
+ * completion event) or one that names none ({@link incompleteRawReasons}).
+ */
+export function incompleteFinish(finish: Finish, charsEmitted: number): StreamInterruptedError | undefined {
+  const { unified, raw } = finish.finishReason;
+  const rawFinishReason = raw === undefined || raw.trim() === '' ? undefined : raw;
+  const incomplete =
+    unified === 'interrupted' ||
+    unified === 'error' ||
+    (unified === 'other' &&
+      (rawFinishReason === undefined || incompleteRawReasons.has(rawFinishReason.toLowerCase())));
+  if (!incomplete) return undefined;
+  return new StreamInterruptedError({
+    ending: unified,
+    charsEmitted,
+    ...(rawFinishReason !== undefined && { rawFinishReason }),
+  });
+}
+
+/** The failure a stream that closed without a finish part stands for. */
+export const missingFinish = (charsEmitted: number): StreamInterruptedError =>
+  new StreamInterruptedError({ ending: 'no-finish', charsEmitted });
+
 /** A provider's `error` part, thrown inside the guard so the part itself can be relayed if nothing recovers. */
 export class InBandError {
   constructor(readonly part: Extract<Part, { type: 'error' }>) {}
@@ -40,17 +74,18 @@ export class InBandError {
 /**
  * Reads `attempt` up to its commit point, appending each part read to `held`: the preamble, then the part the
  * attempt commits on — its first content part, or a finish that reports a complete (possibly empty) answer.
- * Throws {@link InBandError} for an error part, and {@link StreamInterruptedError} when the stream ends, or
- * finishes `'interrupted'`, with nothing shown: both are failures before content.
+ * Throws {@link InBandError} for an error part, and {@link StreamInterruptedError} when the stream ends without a
+ * finish or with one that is no completion ({@link incompleteFinish}): both are failures before content.
  */
 export async function readPreamble(attempt: StreamAttempt, held: Part[]): Promise<void> {
   for (;;) {
     const next = await attempt.read();
-    if (next.done) throw new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 });
+    if (next.done) throw missingFinish(0);
     const part = next.value;
     if (part.type === 'error') throw new InBandError(part);
-    if (part.type === 'finish' && part.finishReason.unified === 'interrupted') {
-      throw new StreamInterruptedError({ ending: 'interrupted', charsEmitted: 0 });
+    if (part.type === 'finish') {
+      const incomplete = incompleteFinish(part, 0);
+      if (incomplete) throw incomplete;
     }
     held.push(part);
     if (part.type === 'finish' || isContent(part)) return;

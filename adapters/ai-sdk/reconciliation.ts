@@ -15,6 +15,7 @@ import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart as Part }
 import type { EmittedContent, Kind, Metadata } from './emitted-content.js';
 import { cursors, type KindCursor, withMetadata } from './kind-cursor.js';
 import { isContent } from './preamble.js';
+import { rememberRecoveredMetadata } from './recovered-metadata.js';
 import { resetPart } from './reset-part.js';
 
 /** One text or reasoning block of the recovery. */
@@ -278,6 +279,7 @@ export class Reconciliation {
       return;
     }
     if (whole.id !== undefined) block.out = whole.id;
+    if (whole.replaces !== undefined) rememberRecoveredMetadata(whole.replaces, block.metadata);
     for (const part of whole.parts) this.#emit(part);
     this.#afterMatch();
   }

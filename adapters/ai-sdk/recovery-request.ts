@@ -8,8 +8,8 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4StreamPart as Part,
 } from '@ai-sdk/provider';
-import { StreamInterruptedError } from '../../src/errors/stream-interrupted-error.js';
 import { SingleUseRequest } from '../../src/stream/single-use-request.js';
+import { incompleteFinish, missingFinish } from './preamble.js';
 import type { Reconciliation } from './reconciliation.js';
 import { StreamAttempt } from './stream-attempt.js';
 import type { Resolved } from './stream-guard.js';
@@ -59,13 +59,12 @@ export async function streamedRecovery(
     await attempt.open();
     for (;;) {
       const next = await attempt.read();
-      if (next.done) throw new StreamInterruptedError({ ending: 'no-finish', charsEmitted: chars });
+      if (next.done) throw missingFinish(chars);
       const part = next.value;
       if (part.type === 'error') throw part.error;
       if (part.type === 'finish') {
-        if (part.finishReason.unified === 'interrupted') {
-          throw new StreamInterruptedError({ ending: 'interrupted', charsEmitted: chars });
-        }
+        const incomplete = incompleteFinish(part, chars);
+        if (incomplete) throw incomplete;
         for (const out of reconciliation.end()) pass(out);
         return part;
       }

@@ -24,6 +24,8 @@ export class StreamAttempt {
   #reader: ReadableStreamDefaultReader<Part> | undefined;
   #stall: StallWatch | undefined;
   #stalled: StreamStalledError | undefined;
+  /** Ends a pending `open` when the stall watch fires during it. */
+  #rejectOpen: ((error: StreamStalledError) => void) | undefined;
 
   constructor(
     model: LanguageModelV4,
@@ -47,9 +49,36 @@ export class StreamAttempt {
     }
   }
 
-  /** Sends the request. The stall watch starts with the response: time to headers is the SDK's to bound. */
+  /**
+   * Sends the request. The stall watch covers the wait for `doStream` too: providers read ahead before they return
+   * (`@ai-sdk/openai` until the first output chunk), so a stream that stalls right after its first chunk would
+   * otherwise never return, and no read would ever be watched.
+   */
   async open(): Promise<LanguageModelV4StreamResult> {
-    const result = await this.#request.stream();
+    const opening = this.#request.stream();
+    const stall = this.#stall;
+    if (stall === undefined) return this.#opened(await opening);
+    stall.arm();
+    const stalled = new Promise<never>((_, reject) => {
+      this.#rejectOpen = reject;
+    });
+    try {
+      return this.#opened(await Promise.race([opening, stalled]));
+    } catch (error) {
+      // A stall aborted the request: whatever `doStream` still does (resolve late, reject with the abort) is spent.
+      if (this.#stalled !== undefined)
+        Promise.resolve(opening).then(
+          (late) => late.stream.cancel().catch(() => {}),
+          () => {},
+        );
+      throw error;
+    } finally {
+      this.#rejectOpen = undefined;
+      stall.disarm();
+    }
+  }
+
+  #opened(result: LanguageModelV4StreamResult): LanguageModelV4StreamResult {
     this.#reader = result.stream.getReader();
     return result;
   }
@@ -82,6 +111,7 @@ export class StreamAttempt {
     this.#stalled = error;
     this.#abort?.abort(error);
     this.#reader?.cancel(error).catch(() => {});
+    this.#rejectOpen?.(error);
   }
 
   /** Ends the attempt: stops the stall watch and releases the provider stream. */

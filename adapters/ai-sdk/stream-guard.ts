@@ -109,11 +109,16 @@ export interface StreamGuardOptions {
   continuation?: ContinuationOption;
   /**
    * Abort an attempt whose stream sends nothing for this long, in ms, and recover it (default: off). Only the time a
-   * read from the provider is pending counts: a consumer that pauses between parts is never a stall. Keep it below
-   * the SDK's `timeout.chunkMs`: the SDK's timer aborts the whole call, which the guard cannot recover.
+   * read from the provider is pending counts: a consumer that pauses between parts is never a stall. The wait for the
+   * provider's `doStream` counts too (packages read ahead to the first output before they return): keep it above your
+   * model's longest time to first output. Keep it below the SDK's `timeout.chunkMs`: the SDK's timer aborts the whole
+   * call, which the guard cannot recover.
    */
   stallTimeoutMs?: number;
-  /** Overrides for the shared classifier (`classifyError`). */
+  /**
+   * Overrides for the shared classifier (`classifyError`). An error no rule recognises is, by default, reported at
+   * once before content (as the SDK reports it) and recovered after content; `unknown` sets one verdict for both.
+   */
   classify?: ClassifyOverrides;
   /**
    * Cool-downs shared with other processes (`redisCoordination(client)` from `graceful-ai/redis`), keyed by
@@ -262,9 +267,10 @@ export interface Resolved {
 /**
  * A LanguageModelV4 middleware that recovers failed model calls without ever re-streaming a spent request:
  * - before the first content part (what a consumer can see: a non-empty delta, a tool call, a file, a source), a
- *   transient failure (thrown, rejected, `error` part, in-band provider error, stall, a clean end or an
- *   'interrupted' finish) starts a NEW streamed request after backoff, up to `maxRetries`; only the winning
- *   attempt's preamble (every part before its first content part) reaches the consumer;
+ *   transient failure (thrown, rejected, `error` part, in-band provider error, stall, an end without a finish or with
+ *   one that is no completion) starts a NEW streamed request after backoff, up to `maxRetries`; an error no rule
+ *   recognises is passed on at once, as the SDK would; only the winning attempt's preamble (every part before its
+ *   first content part) reaches the consumer;
  * - after content, a transient failure gets a recovery request: ONE `doGenerate` (default) or a NEW streamed
  *   request (`recovery: 'stream'`), reconciled with what was emitted: the remainder only, or a `graceful-ai.reset`
  *   part then the complete answer, its provider metadata (signatures, redacted thinking, item ids) kept. Where the

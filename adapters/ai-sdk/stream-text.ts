@@ -2,6 +2,7 @@ import type { Context } from '@ai-sdk/provider-utils';
 import { type OutputInterface, type StreamTextResult, streamText as sdkStreamText, type ToolSet } from 'ai';
 import { singleUseIterable } from '../../src/stream/single-use-request.js';
 import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
+import { applyRecoveredPartMetadata } from './recovered-metadata.js';
 import { removeDiscarded } from './reset-part.js';
 import { withCleanUIMessages } from './ui-message-callbacks.js';
 
@@ -79,7 +80,9 @@ function rejectAfterFailure(
  *   chat messages) holds none of it either; and the callbacks of `toUIMessageStream`,
  *   `toUIMessageStreamResponse` and `pipeUIMessageStreamToResponse` (`onEnd`/`onFinish`, `onStepEnd`) receive
  *   `responseMessage` and `messages` without it. The consumer and UI streams still carry the reset part (a
- *   client hides what it already showed with `withoutDiscarded` from `graceful-ai/ui`).
+ *   client hides what it already showed with `withoutDiscarded` from `graceful-ai/ui`). A block the consumer saw in
+ *   full that the recovery repeats under other provider metadata (a new item id) is not shown again; `steps` and
+ *   `response.messages` carry the recovery's metadata.
  * - Iterating the same `textStream`/`fullStream`/`stream` object twice throws `StreamConsumedError`; reading the
  *   getter again gives a fresh stream that replays from the start, as in the SDK.
  * - The run is under a turn deadline (`turnTimeoutMs`, default 300 000 ms; `false` = none): `onTurnDeadline`
@@ -102,9 +105,11 @@ export function streamText<
       onStepFinish: undefined,
       onStepEnd: async (step) => {
         removeDiscarded(step.content);
+        applyRecoveredPartMetadata(step.content, 'providerMetadata');
         for (const message of step.response.messages) {
-          if (message.role === 'assistant' && Array.isArray(message.content))
-            removeDiscarded(message.content);
+          if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+          removeDiscarded(message.content);
+          applyRecoveredPartMetadata(message.content, 'providerOptions');
         }
         await userOnStepEnd?.(step);
       },

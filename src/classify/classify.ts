@@ -52,9 +52,9 @@ const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: strin
  * CooldownError transient; ModelRetry and CircuitOpenError permanent; ContextOverflowError overflow) → abort (AbortError) → context overflow (provider code, the AI SDK's
  * `failureReason`, text, status 413) → quota/billing/usage limits (permanent, even on a 429, unless the quota is
  * per minute/second or the server asked for a retry within `shortRetryWindowMs`) → retryable provider code →
- * HTTP status (408, 409, 424, 425, 429 and 5xx except 501 transient, other 4xx permanent) → provider code → Node
- * and Bun network code → timeout/validation error names → `isRetryable` → retryable text →
- * permanent text → `options.unknown` (default `'transient'`). Structured fields are read along the whole cause
+ * HTTP status (408, 409, 425, 429 and 5xx except 501 transient, other 4xx permanent; 424 is left to what follows)
+ * → provider code → Node and Bun network code → timeout/validation error names → `isRetryable` → retryable text →
+ * permanent text → `isRetryable: false` → a 424 permanent → `options.unknown` (default `'transient'`). Structured fields are read along the whole cause
  * chain before any text; the text (messages and response bodies) is scanned only in a bounded view
  * (first 16 KiB and last 4 KiB). Never throws for any input; only a throwing `classify` hook propagates (and a
  * bad option: a `RangeError`/`TypeError` naming it).
@@ -98,7 +98,8 @@ export function classifyError(error: unknown, options: ClassifyOptions = {}): Cl
 /**
  * Whether `error` means the conversation no longer fits the model's context window (provider codes and the
  * overflow patterns of OpenAI, Anthropic, Gemini, xAI, Groq, OpenRouter, Mistral, Bedrock, llama.cpp, LM Studio,
- * Ollama, vLLM, …), i.e. `classifyError(error, options).kind === 'overflow'`.
+ * Ollama, vLLM, DashScope, Zhipu GLM, Baidu Qianfan, Volcengine Ark, Chinese wordings, …), i.e.
+ * `classifyError(error, options).kind === 'overflow'`. Never throws for any `error`.
  */
 export function isContextOverflow(error: unknown, options?: ClassifyOptions): boolean {
   return classifyError(error, options).kind === 'overflow';
@@ -110,16 +111,18 @@ type Rule = [ErrorKind, string];
 const rateWindow = /per[ _-]?(?:minute|second)|\b[RT]PM\b/i;
 
 /**
- * 408 timeout, 409 conflict (a lock; the AI SDK and OpenAI's client retry it), 424 failed dependency (an upstream
- * was down), 425 too early, 429 and 5xx except 501 (an unsupported operation gets the same answer again).
+ * 408 timeout, 409 conflict (a lock; the AI SDK and OpenAI's client retry it), 425 too early, 429 and 5xx except
+ * 501 (an unsupported operation gets the same answer again).
  */
 const transientStatus = (status: number): boolean =>
-  status === 408 ||
-  status === 409 ||
-  status === 424 ||
-  status === 425 ||
-  status === 429 ||
-  (status >= 500 && status !== 501);
+  status === 408 || status === 409 || status === 425 || status === 429 || (status >= 500 && status !== 501);
+
+/**
+ * 424 Failed Dependency means opposite things: Bedrock's `ModelStreamErrorException` asks for a retry, the AI
+ * Gateway's `failed_dependency` asks for a different request. The status does not decide; the code, the flag and the
+ * text do, and a 424 that says nothing more is permanent (the AI SDK and OpenAI's client do not retry it).
+ */
+const ambiguousStatus = 424;
 
 function classifyByRules(
   facts: ErrorFacts,
@@ -163,7 +166,7 @@ function classifyByRules(
   const retryableCode =
     providerCode !== undefined && retryableCodes.has(providerCode) ? providerCode : undefined;
   const { status } = facts;
-  if (status !== undefined) {
+  if (status !== undefined && status !== ambiguousStatus) {
     if (transientStatus(status)) return ['transient', `status:${status}`];
     // A provider's retryable code wins over a 4xx status (Bedrock's 400 ServiceQuotaExceededException, Groq's 498).
     if (retryableCode) return ['transient', `provider:${retryableCode}`];
@@ -183,6 +186,7 @@ function classifyByRules(
   const permanent = firstMatch(patterns.permanent, facts.text);
   if (permanent) return ['permanent', `pattern:${permanent}`];
   if (facts.isRetryable === false) return ['permanent', 'retryable:false'];
+  if (status === ambiguousStatus) return ['permanent', `status:${status}`];
   return undefined;
 }
 

@@ -29,10 +29,15 @@ export interface ErrorFacts {
   text: string;
   /**
    * Retry hints along the chain, root first: a number is an error's own `retryAfterMs` field (e.g.
-   * `CircuitOpenError`), an object a response header record (`responseHeaders`, `headers`, `response.headers`).
+   * `CircuitOpenError`), an object a response header record (`responseHeaders`, `headers`, `response.headers`, and
+   * the headers a gateway relays in its body, OpenRouter's `error.metadata.headers`).
    */
   retryHints: readonly unknown[];
 }
+
+/** Terminal colour codes (`ESC[1m`, `ESC[31m`, `ESC[0m`): `ai`'s development-mode messages carry them. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what is matched.
+const sgrCodes = /\u001b\[[0-9;]{0,20}m/g;
 
 /** The first `head` and last `tail` characters of `text` (all of it when short). */
 export function boundedView(text: string, head = textHead, tail = textTail): string {
@@ -87,7 +92,7 @@ export function errorFacts(error: unknown): ErrorFacts {
   };
   const addText = (value: unknown): void => {
     if (typeof value === 'string' && value.length > 0)
-      texts.push(boundedView(value, textHead / 2, textTail / 2));
+      texts.push(boundedView(value, textHead / 2, textTail / 2).replace(sgrCodes, ''));
   };
 
   for (const node of nodes) {
@@ -115,6 +120,7 @@ export function errorFacts(error: unknown): ErrorFacts {
     // TypeValidationError whose `value` is that frame: read it as a payload too.
     const data = read(node, 'data');
     const payloads = name === 'AI_TypeValidationError' ? [data, read(node, 'value')] : [data];
+    const relayedHeaders: unknown[] = [];
     for (const payload of payloads) {
       for (const detail of [read(payload, 'error'), payload, readPath(payload, 'response', 'error')]) {
         addCode(read(detail, 'code'));
@@ -125,6 +131,8 @@ export function errorFacts(error: unknown): ErrorFacts {
         const detailStatus = read(detail, 'status');
         if (typeof detailStatus === 'string') addCode(detailStatus);
         googleDetails(read(detail, 'details'), addCode, retryHints);
+        // OpenRouter relays the upstream's rate-limit headers in `error.metadata.headers`.
+        relayedHeaders.push(readPath(detail, 'metadata', 'headers'));
       }
     }
     const ownHint = read(node, 'retryAfterMs');
@@ -133,6 +141,7 @@ export function errorFacts(error: unknown): ErrorFacts {
       read(node, 'responseHeaders'),
       read(node, 'headers'),
       readPath(node, 'response', 'headers'),
+      ...relayedHeaders,
     ]) {
       if (typeof source === 'object' && source !== null) retryHints.push(source);
     }

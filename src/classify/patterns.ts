@@ -18,17 +18,18 @@ export const overflowPatterns: readonly ErrorPattern[] = [
   },
   // OpenAI chat (legacy), vLLM, OpenRouter ("This endpoint's maximum context length is …"), DeepSeek.
   { id: 'maximum-context-length', pattern: /\bmaximum context length is \d{1,9}/i },
-  // "exceeds the model's maximum context length (of N)" (LiteLLM, OpenAI-compatible), Cohere "total tokens
-  // exceeds the model's maximum limit", Poolside "exceeds the maximum allowed input length", Volcengine Ark
-  // "Input length 69053 exceeds the maximum length 65536".
+  // "exceeds the model's maximum context length (of N)" (LiteLLM, OpenAI-compatible, Bedrock's OpenAI-compatible
+  // endpoint), Cohere "total tokens exceeds the model's maximum limit", Bedrock-served Gemma "prompt tokens (N) exceed
+  // model maximum (M)", Poolside "exceeds the maximum allowed input length", Volcengine Ark "Input length 69053
+  // exceeds the maximum length 65536" and "Total tokens of image and text exceed max message tokens".
   {
     id: 'exceeds-model-maximum',
     pattern:
-      /\bexceeds? (?:the )?model'?s? maximum (?:context|limit)\b|\bexceeds the maximum allowed input length\b|\binput length \d{1,9} exceeds the maximum length\b/i,
+      /\bexceeds? (?:the )?model'?s? maximum (?:(?:context|limit)\b|\(\d)|\bexceeds the maximum allowed input length\b|\binput length \d{1,9} exceeds the maximum length\b|\bexceed max message tokens\b/i,
   },
   // Anthropic ("prompt is too long: 208000 tokens > 200000 maximum"), Bedrock ("Input is too long for requested
-  // model"), Ollama ("prompt too long; exceeded max context length").
-  { id: 'prompt-too-long', pattern: /\b(?:prompt|input) (?:is )?too long\b/i },
+  // model"), Ollama ("prompt too long; exceeded max context length"), Baidu Qianfan ("Prompt tokens too long").
+  { id: 'prompt-too-long', pattern: /\b(?:prompt|input)(?: tokens)? (?:is )?too long\b/i },
   // Gemini "The input token count (1234567) exceeds the maximum number of tokens allowed", Vertex "input exceeds
   // the maximum number of tokens", Bedrock "Input token count exceeds the maximum number of input tokens".
   {
@@ -50,13 +51,20 @@ export const overflowPatterns: readonly ErrorPattern[] = [
     pattern:
       /\bgreater than the context length\b|\bcontext (?:the )?overflows?\b|\blonger than the model'?s context length\b|\bcontext length is only \d/i,
   },
-  // vLLM: "The decoder prompt (length 5000) is longer than the maximum model length of 4096."
+  // vLLM: "The decoder prompt (length 5000) is longer than the maximum model length of 4096."; vLLM behind Bedrock's
+  // OpenAI-compatible endpoint: "The engine prompt length 185692 exceeds the max_model_len 131072."
   {
     id: 'maximum-model-length',
-    pattern: /\blonger than the maximum model length\b|\bmodel max length exceeded\b/i,
+    pattern:
+      /\blonger than the maximum model length\b|\bmodel max length exceeded\b|\bexceeds the max_model_len\b/i,
   },
-  // Amazon Bedrock (Nova): "Input Tokens Exceeded: Number of input tokens exceeds maximum length".
-  { id: 'input-tokens-exceeded', pattern: /\binput tokens exceeded\b|\bexceeded max_prompt_tokens\b/i },
+  // Amazon Bedrock (Nova): "Input Tokens Exceeded: Number of input tokens exceeds maximum length"; SiliconFlow
+  // "have exceeded max_prompt_tokens"; Bedrock (Titan) "Too many input tokens. Max input tokens: 8192" (a quota per
+  // minute or day is worded "per …" and stays a rate limit).
+  {
+    id: 'input-tokens-exceeded',
+    pattern: /\binput tokens exceeded\b|\bexceeded max_prompt_tokens\b|\btoo many input tokens\b(?! per\b)/i,
+  },
   // Cohere: "too many tokens: total number of tokens in the prompt cannot exceed 4081", "size limit exceeded by N tokens".
   {
     id: 'prompt-cannot-exceed',
@@ -64,11 +72,19 @@ export const overflowPatterns: readonly ErrorPattern[] = [
   },
   // GitHub Copilot ("prompt token count of 130000 exceeds the limit of 128000"), Kimi, MiniMax, TGI; DS4/llama.cpp
   // ("Prompt has N tokens, but the configured context size is M"); Cerebras ("Current length is N while limit is M");
-  // DashScope/Qwen ("Range of input length should be [1, N]"); Together ("… must be less than the context length").
+  // DashScope/Qwen ("Range of input length should be [1, N]"); Together ("… must be less than the context length");
+  // "length of prompt_tokens (N) must be less than max_seq_len (M)"; Baidu Qianfan "the max input characters is N".
   {
     id: 'token-limit',
     pattern:
-      /\bprompt token count of \d{1,9} exceeds the limit\b|\bexceeded model token limit\b|\bcontext window exceeds limit\b|\btokens \+ `?max_new_tokens`? must be <=|\bconfigured context size is\b|\bcurrent length is \d{1,9} while limit is\b|\brange of input length should be\b|\bless than the context length of the model\b/i,
+      /\bprompt token count of \d{1,9} exceeds the limit\b|\bexceeded model token limit\b|\bcontext window exceeds limit\b|\btokens \+ `?max_new_tokens`? must be <=|\bconfigured context size is\b|\bcurrent length is \d{1,9} while limit is\b|\brange of input length should be\b|\bless than the context length of the model\b|\bmust be less than max_seq_len\b|\bthe max input characters is \d/i,
+  },
+  // Chinese wordings (Zhipu GLM code 1261 "Prompt 超长", proxies' "上下文过长", "上下文长度超出模型最大限制", "超出最大
+  // 上下文长度", "请压缩上下文后重试"). CJK has no word boundaries: the phrases themselves are the anchors.
+  {
+    id: 'context-too-long-zh',
+    pattern:
+      /上下文(?:长度)?(?:[过超]长|超[出过限])|超出了?(?:模型)?的?最大(?:上下文|输入)|(?:\bprompt|提示词?|输入(?:内容|长度)?)\s?[超过]长|压缩上下文/i,
   },
   // Anthropic 413 request_too_large and HTTP 413 wordings: the request must shrink (decided: an overflow).
   {
@@ -99,7 +115,17 @@ export const limitPatterns: readonly ErrorPattern[] = [
       /\busage[ _]limits?\b|\breached your (?:[\w-]{1,20} ){0,3}limit\b|\bnot available in your (?:current )?plan\b/i,
   },
   { id: 'spending-limit', pattern: /\bspend(?:ing)? limit\b/i },
+  // LiteLLM's BudgetExceededError "Budget has been exceeded! Current cost: …, Max budget: …" (a 400 or a 429 from
+  // the proxy), "LiteLLM Virtual Key: …, exceeded budget for model=…", "ExceededTokenBudget", "crossed budget".
+  {
+    id: 'budget',
+    pattern:
+      /\bbudget (?:has been |was )?exceeded\b|\b(?:exceeded ?(?:(?:the|their|your) |token)?|over |crossed )budget\b|\bmax budget limit reached\b/i,
+  },
   { id: 'payment-required', pattern: /\bpayment required\b/i },
+  // Chinese wordings: Zhipu 1113 "您的账户已欠费" (arrears, sent as a 429), 1310 "您已达到每周/每月使用上限", proxies'
+  // "余额不足" (insufficient balance).
+  { id: 'balance-zh', pattern: /欠费|余额不足|使用上限/ },
 ];
 
 /** Overload, rate limits, server errors, network failures and timeouts: worth another attempt. */
@@ -133,10 +159,29 @@ export const retryablePatterns: readonly ErrorPattern[] = [
     pattern:
       /\b(?:at|over|out of) capacity\b|\bhigh (?:demand|load)\b|\btemporarily unavailable\b|\bmaximum queue size\b/i,
   },
+  // aiohttp "Cannot connect to host api.openai.com:443", the AI SDK's "Cannot connect to API: …".
   {
     id: 'connection',
     pattern:
-      /\b(?:socket )?connection (?:error|refused|reset|lost|closed|aborted|timed out|was closed)\b|\bunable to connect\b/i,
+      /\b(?:socket )?connection (?:error|refused|reset|lost|closed|aborted|timed out|was closed)\b|\bunable to connect\b|\bcannot connect to (?:host|API)\b/i,
+  },
+  // A host name that did not resolve, as each runtime words it: Python ("[Errno 11001] getaddrinfo failed",
+  // "Temporary failure in name resolution", "Name or service not known", "nodename nor servname provided"), Go ("no
+  // such host"), Dart ("Failed host lookup"), Java ("UnknownHostException: Unable to resolve host"), PHP/curl ("Could
+  // not resolve: host"). Node's codes (`ENOTFOUND`, `EAI_AGAIN`) are the network-code rule's.
+  {
+    id: 'dns',
+    pattern:
+      /\b(?:getaddrinfo failed|temporary failure in name resolution|name or service not known|nodename nor servname|no such host|failed host lookup|unable to resolve host|could not resolve(?: host)?:)/i,
+  },
+  // A stream cut before its terminal event: pi "OpenAI Responses stream ended before a terminal response event",
+  // openai-node "stream ended without producing a Response" / "…a ChatCompletion", the Responses websocket "connection
+  // closed before a terminal response event", Codex "stream closed before response.completed", "stream finished
+  // without response.completed event", pi's Anthropic "stream ended without a stop reason".
+  {
+    id: 'stream-cut',
+    pattern:
+      /\b(?:stream|connection) (?:ended|closed|finished|disconnected) (?:before|without) (?:a terminal|(?:the )?response\.completed|completion|message_stop|a stop reason|producing)\b/i,
   },
   {
     id: 'network-code',
@@ -171,7 +216,7 @@ export const permanentPatterns: readonly ErrorPattern[] = [
   {
     id: 'auth',
     pattern:
-      /\bunauthori[sz]ed\b|\bforbidden\b|\bpermission denied\b|\b(?:invalid|incorrect|missing) (?:api[ _-]?key|api endpoint|credentials)\b|\bauthentication failed\b/i,
+      /\bunauthori[sz]ed\b|\bunauthenticated\b|\bforbidden\b|\bpermission denied\b|\b(?:invalid|incorrect|missing) (?:api[ _-]?key|api endpoint|credentials)\b|\bauthentication failed\b/i,
   },
   { id: 'not-found', pattern: /\bnot found\b|\bhas been deactivated\b/i },
   { id: 'unsupported', pattern: /\bnot (?:supported|implemented)\b|\bunsupported\b/i },
@@ -193,6 +238,10 @@ export const providerCodes = {
     'context_window_exceeded',
     'model_context_window_exceeded',
     'request_too_large',
+    // Baidu Qianfan ("Prompt tokens too long", "the max input characters is N") and Volcengine Ark.
+    'tokens_too_long',
+    'characters_too_long',
+    'outofcontexterror',
   ],
   limit: [
     'insufficient_quota',
@@ -205,6 +254,8 @@ export const providerCodes = {
     'usage_not_included',
     // DashScope: the account has an overdue payment.
     'arrearage',
+    // LiteLLM proxy: a key, user, team or model budget is spent (sent as a 400 or a 429).
+    'budget_exceeded',
   ],
   retryable: [
     'rate_limit_exceeded',
@@ -231,9 +282,10 @@ export const providerCodes = {
     'modeltimeoutexception',
     // AWS documents it (a 400) as "resubmit your request later".
     'servicequotaexceededexception',
-    'failed_dependency',
     // Groq 498 flex tier at capacity.
     'capacity_exceeded',
+    // The Codex backend's in-band "stream closed before response.completed" (typed `invalid_request_error`).
+    'request_timeout',
   ],
   permanent: [
     'invalid_api_key',
@@ -253,6 +305,8 @@ export const providerCodes = {
     'validationexception',
     'accessdeniedexception',
     'resourcenotfoundexception',
+    // The AI Gateway's 424 (`GatewayFailedDependencyError`): documented as not retryable, change the request.
+    'failed_dependency',
   ],
 } as const satisfies Record<keyof PatternSets, readonly string[]>;
 
@@ -294,6 +348,8 @@ export const permanentErrorNames: readonly string[] = [
   'AI_UnsupportedFunctionalityError',
   'AI_LoadAPIKeyError',
   'AI_NoSuchModelError',
+  // `ai` replaces a gateway auth failure with a bare `Error` of this name (no status, no cause).
+  'GatewayAuthenticationError',
   'ZodError',
   'ValidationError',
 ];

@@ -9,6 +9,9 @@
  * - `adapters/ui/` (`graceful-ai/ui`, for browser bundles) reaches `ai`, `@ai-sdk/*` and Node built-ins only
  *   through `import type`, in its own files and in every repository file it imports, transitively. (A
  *   `import { type X }` is not enough: with `verbatimModuleSyntax` it stays as a side-effect import.)
+ * - `graceful-ai/testing` (`mocks/index.ts`) reaches msw nowhere, type imports included: msw is an optional peer,
+ *   and a project without it must type-check `graceful-ai/testing` with `skipLibCheck: false`. The MSW handlers are
+ *   `graceful-ai/testing/msw` (`mocks/msw.ts`). The packed package is checked the same way by scripts/pack-check.ts.
  * - No source file refers to the design document, which is not part of the repository: a comment states the
  *   fact itself instead of pointing to a file a reader cannot open.
  */
@@ -89,14 +92,17 @@ const nodeBuiltins = new Set(builtinModules);
 const isNodeBuiltin = (specifier: string): boolean =>
   specifier.startsWith('node:') || nodeBuiltins.has(specifier.split('/')[0]!);
 
-/** Every repository file `entries` import (relative specifiers, `.js` → `.ts`), transitively, with the entries. */
-function reachableFiles(entries: string[]): string[] {
+/**
+ * Every repository file `entries` import (relative specifiers, `.js` → `.ts`), transitively, with the entries;
+ * through type-only imports too when `types` is set (what the emitted `.d.ts` files reference).
+ */
+function reachableFiles(entries: string[], { types = false } = {}): string[] {
   const seen = new Set<string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
     for (const { specifier, typeOnly } of importsOf(file)) {
-      if (typeOnly || !specifier.startsWith('.')) continue;
+      if ((typeOnly && !types) || !specifier.startsWith('.')) continue;
       visit(resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
     }
   };
@@ -141,6 +147,22 @@ describe('layering', () => {
       .filter(({ specifier, typeOnly }) => !typeOnly && (isAiSdk(specifier) || isNodeBuiltin(specifier)))
       .map(({ at, specifier }) => `${at} imports '${specifier}' at run time`);
     expect(offenders, failureList('run-time import(s) reachable from graceful-ai/ui', offenders)).toEqual([]);
+  });
+
+  it('graceful-ai/testing reaches msw nowhere, not even through types; only mocks/msw.ts imports it', () => {
+    const isMsw = (specifier: string): boolean => specifier === 'msw' || specifier.startsWith('msw/');
+    const files = reachableFiles([join(root, 'mocks/index.ts')], { types: true });
+    expect(files.map((file) => relative(root, file))).toContain('mocks/server.ts');
+    const offenders = files
+      .flatMap(importsOf)
+      .filter(({ specifier }) => isMsw(specifier))
+      .map(({ at, specifier }) => `${at} imports '${specifier}'`);
+    expect(offenders, failureList('msw import(s) reachable from graceful-ai/testing', offenders)).toEqual([]);
+    const importers = [...tsFiles('src'), ...tsFiles('adapters'), ...tsFiles('mocks')]
+      .flatMap(importsOf)
+      .filter(({ specifier }) => isMsw(specifier))
+      .map(({ file }) => relative(root, file));
+    expect([...new Set(importers)]).toEqual(['mocks/msw.ts']);
   });
 
   it('no source file refers to the design document outside the repository', () => {

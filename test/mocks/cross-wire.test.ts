@@ -138,6 +138,27 @@ describe.each(transports)('every wire over $name', (t) => {
     },
   );
 
+  it("endEarly({ finish: 'other' }): each wire's own ending with no finish reason, as its package reports it", async () => {
+    const step = reply.text('Hello world!', {
+      fault: streamFault.endEarly({ afterChars: 5, finish: 'other' }),
+    });
+    const { models } = await start(wires.map(() => step));
+    const reported: Record<string, unknown> = {};
+    for (const [wire, model] of models) {
+      const { text, finishReason, errors, result } = await consume(model);
+      reported[wire] = { text, finishReason, raw: await result.rawFinishReason, errors: errors.length };
+    }
+    // Anthropic (stop_reason null) and Gemini (FINISH_REASON_UNSPECIFIED) report 'other'; @ai-sdk/openai calls a
+    // stream that never named a finish reason 'interrupted' on both of OpenAI's wires.
+    const partial = { text: { value: 'Hello' }, errors: 0 };
+    expect(reported).toEqual({
+      chat: { ...partial, finishReason: 'interrupted', raw: undefined },
+      responses: { ...partial, finishReason: 'interrupted', raw: undefined },
+      messages: { ...partial, finishReason: 'other', raw: undefined },
+      generateContent: { ...partial, finishReason: 'other', raw: 'FINISH_REASON_UNSPECIFIED' },
+    });
+  });
+
   it('network error timeout on every wire: no answer until the caller gives up', async () => {
     const { models, requests } = await start(wires.map(() => fault.networkError({ failure: 'timeout' })));
     for (const [wire, model] of models) {

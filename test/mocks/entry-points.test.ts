@@ -1,7 +1,8 @@
 /**
- * The transports' entry points: MSW handlers per provider base URL (custom ones, one proxy URL for two providers,
- * the routes they claim and the ones they leave alone), and the deprecated 0.x names `openaiHandlers` and
- * `startMockOpenAI`, which keep working as aliases of `mockHandlers` and `startMockServer`.
+ * The transports' entry points: MSW handlers (`graceful-ai/testing/msw`) per provider base URL (custom ones, one
+ * proxy URL for two providers, the routes they claim and the ones they leave alone), and the deprecated 0.x names
+ * `openaiHandlers` and `startMockOpenAI`, which keep working as aliases of `mockHandlers` and `startMockServer`.
+ * That `graceful-ai/testing` itself needs no msw is checked on the packed package (test/package/pack.test.ts).
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
@@ -10,14 +11,8 @@ import { generateText } from 'ai';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  mockHandlers,
-  type OpenAIHandlers,
-  openaiHandlers,
-  reply,
-  startMockOpenAI,
-  startMockServer,
-} from '../../mocks/index.js';
+import { reply, startMockOpenAI, startMockServer } from '../../mocks/index.js';
+import { mockHandlers, type OpenAIHandlers, openaiHandlers } from '../../mocks/msw.js';
 import { defaultLogger } from '../../src/observe/logger.js';
 
 describe('MSW handlers', () => {

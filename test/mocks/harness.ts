@@ -4,13 +4,8 @@ import { createGoogleGenerativeAI, type GoogleGenerativeAIProvider } from '@ai-s
 import { createOpenAI, type OpenAIProvider } from '@ai-sdk/openai';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import {
-  mockHandlers,
-  type ProviderBaseURLs,
-  type RecordedRequest,
-  type Script,
-  startMockServer,
-} from '../../mocks/index.js';
+import { type RecordedRequest, type Script, startMockServer } from '../../mocks/index.js';
+import { mockHandlers, type ProviderBaseURLs } from '../../mocks/msw.js';
 
 /** A started mock: a provider of each kind pointed at it, and what it recorded. */
 export interface Mocked {

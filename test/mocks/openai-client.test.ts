@@ -10,12 +10,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import {
   fault,
   type MockOpenAIServer,
-  openaiHandlers,
   reply,
   type Script,
   startMockOpenAI,
   streamFault,
 } from '../../mocks/index.js';
+import { openaiHandlers } from '../../mocks/msw.js';
 
 let mock: MockOpenAIServer;
 beforeAll(async () => {

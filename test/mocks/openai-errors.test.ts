@@ -2,14 +2,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderApiError } from '../../mocks/api-errors.js';
-import {
-  fault,
-  type MockOpenAIServer,
-  openaiHandlers,
-  reply,
-  startMockOpenAI,
-  streamFault,
-} from '../../mocks/index.js';
+import { fault, type MockOpenAIServer, reply, startMockOpenAI, streamFault } from '../../mocks/index.js';
+import { openaiHandlers } from '../../mocks/msw.js';
 import { goDuration, openaiErrors } from '../../mocks/openai-errors.js';
 import type { ApiErrorStep } from '../../mocks/script.js';
 

@@ -2,15 +2,8 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import {
-  fault,
-  mockHandlers,
-  openaiHandlers,
-  reply,
-  type Step,
-  startMockOpenAI,
-  streamFault,
-} from '../../mocks/index.js';
+import { fault, reply, type Step, startMockOpenAI, streamFault } from '../../mocks/index.js';
+import { mockHandlers, openaiHandlers } from '../../mocks/msw.js';
 import { transports } from './harness.js';
 
 describe('steps are validated at construction', () => {

@@ -4,16 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  fault,
-  mockHandlers,
-  openaiHandlers,
-  reply,
-  type Step,
-  startMockOpenAI,
-  startMockServer,
-  streamFault,
-} from '../../mocks/index.js';
+import { fault, reply, type Step, startMockOpenAI, startMockServer, streamFault } from '../../mocks/index.js';
+import { mockHandlers, openaiHandlers } from '../../mocks/msw.js';
 import { maxTimerMs } from '../../src/util/validate.js';
 
 /** The kinds of numeric field, the rule each message states, values it must refuse and values it must take. */
@@ -238,6 +230,23 @@ describe('numeric options are validated where they are given', () => {
   });
 });
 
+describe('streamFault.endEarly finish', () => {
+  it("takes 'other' or nothing; anything else is a TypeError naming the field, by builder and script alike", () => {
+    expect(streamFault.endEarly({ afterChars: 0, finish: 'other' })).toEqual({
+      kind: 'endEarly',
+      afterChars: 0,
+      finish: 'other',
+    });
+    const bad = { kind: 'endEarly', afterChars: 0, finish: 'stop' } as const;
+    expect(() => streamFault.endEarly(bad as never)).toThrow(
+      new TypeError("streamFault.endEarly: finish must be 'other' or left out, got stop"),
+    );
+    expect(() => openaiHandlers([{ kind: 'text', text: 'x', fault: bad as never }])).toThrow(
+      /^mock script step 0 \(text\): fault\.finish must be 'other' or left out, got stop$/,
+    );
+  });
+});
+
 describe('a misspelled option is a type error', () => {
   it('in every builder and transport (checked by tsc; never run)', () => {
     const typeChecks = () => [
@@ -275,6 +284,8 @@ describe('a misspelled option is a type error', () => {
       streamFault.stall({ afterChars: 1, afterFrame: 2 }),
       // @ts-expect-error afterChar is not a position
       streamFault.endEarly({ afterChar: 1 }),
+      // @ts-expect-error finish is 'other' or left out
+      streamFault.endEarly({ afterChars: 1, finish: 'stop' }),
       // @ts-expect-error fromat is not an option
       streamFault.error({ afterChars: 0, fromat: 'openai' }),
       // @ts-expect-error afterChar is not a position
@@ -323,6 +334,7 @@ describe('a misspelled option is a type error', () => {
       reply.toolCall('a', {}, { reasoning: { text: 'hmm', signature: 's' } }),
       reply.text('x', { reasoning: { redacted: 'data' } }),
       streamFault.error({ afterChars: 0, format: 'gemini', code: 'UNAVAILABLE' }),
+      streamFault.endEarly({ afterChars: 0, finish: 'other' }),
     ];
     expect(typeChecks).toBeTypeOf('function');
   });

@@ -4,6 +4,7 @@
  * Turbopack (the default) and with `--webpack`, each followed by `next start` on a free port. Both routes (edge and
  * node) stream from a mock model whose first stream is cut mid-answer; the body must be the whole answer, each
  * character once. Run with `npm run test:next` (not part of `npm test`: it installs Next.js and builds twice).
+ * The app pins next 16.2.12: later releases fail `next build --webpack` on any edge route (docs/runtimes.md).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';

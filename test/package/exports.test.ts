@@ -4,6 +4,7 @@ import * as redis from '../../adapters/redis/index.js';
 import * as rpc from '../../adapters/rpc/index.js';
 import * as ui from '../../adapters/ui/index.js';
 import * as testing from '../../mocks/index.js';
+import * as testingMsw from '../../mocks/msw.js';
 import * as classify from '../../src/classify/index.js';
 import * as observe from '../../src/observe/index.js';
 import * as policy from '../../src/policy/index.js';
@@ -14,6 +15,7 @@ describe('public surface', () => {
   it.each([
     ['graceful-ai', core],
     ['graceful-ai/testing', testing],
+    ['graceful-ai/testing/msw', testingMsw],
     ['graceful-ai/ui', ui],
     ['graceful-ai/rpc', rpc],
     ['graceful-ai/policy', policy],

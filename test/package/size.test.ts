@@ -4,7 +4,10 @@
  * the issue's targets (16 KB and 8.5 KB), which no build with today's defaults reaches: see docs/runtimes.md "Bundle
  * size" for where the bytes go and the choices that would meet the targets. Shared cool-downs (issue 16: the
  * `coordination` option of the guard, the tools and the drop-ins) add 0.65 KB (guard) and 0.9 KB (streamText);
- * their storage and wait logic live in the coordination classes, which an app bundles only when it uses them.
+ * their storage and wait logic live in the coordination classes, which an app bundles only when it uses them. Endings
+ * that are no completion, the stall watch over `doStream` and the recovered metadata of identical blocks (issue 20)
+ * add 0.5 KB to each, the classifier's field-fidelity rules (budgets, Chinese and Bedrock overflows, DNS words,
+ * x-ratelimit-reset timestamps) 0.9 KB.
  */
 import { describe, expect, it } from 'vitest';
 import { bundleEntry } from './entry-bundle.js';
@@ -15,13 +18,13 @@ const budgets = [
   {
     entry: 'import { streamText }',
     contents: "export { streamText } from './adapters/ai-sdk/index.ts';",
-    ceilingKB: 35.25,
+    ceilingKB: 36.7,
     targetKB: 16,
   },
   {
     entry: 'import { streamGuard }',
     contents: "export { streamGuard } from './adapters/ai-sdk/index.ts';",
-    ceilingKB: 15.5,
+    ceilingKB: 16.75,
     targetKB: 8.5,
   },
 ];

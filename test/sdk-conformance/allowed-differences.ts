@@ -89,7 +89,7 @@ export const allowedDifferences: AllowedDifference[] = [
     where: (site) =>
       has(site, 'interrupted-before-output') && !/^(experimental_)?onStart$/.test(site.callback ?? ''),
     reason:
-      "A stream that ends before any output without a finish part, or with finishReason 'interrupted', is a failure to the guard, not an empty answer: retried like any transient failure before output, and with no retry left (maxRetries 0) reported the SDK's way as a StreamInterruptedError (an error part, onError, onEnd and the UI error chunk; the answer fields reject), where ai passes on an empty step with finishReason 'interrupted'.",
+      "A stream that ends before any output without a finish part, or with a finish that is no completion ('interrupted', 'error', 'other' with no provider reason), is a failure to the guard, not an empty answer: retried like any transient failure before output, and with no retry left (maxRetries 0) reported the SDK's way as a StreamInterruptedError (an error part, onError, onEnd and the UI error chunk; the answer fields reject), where ai passes on an empty step.",
   },
   {
     id: 'rejects-after-unrecovered-failure',

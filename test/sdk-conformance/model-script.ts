@@ -52,12 +52,14 @@ export type Reply =
   /**
    * The stream sends `stream-start` and `partial` (blocks left open), then fails: an `error` part followed by a
    * `finish` with reason `error` ('error-part'), the stream itself erroring ('throw'), a stall until the request's
-   * signal aborts ('stall'), the caller aborting its own controller ('abort'), or a clean `finish` with reason
-   * `interrupted` ('interrupted'). In generate mode the call fails the same way without any content.
+   * signal aborts ('stall'), the caller aborting its own controller ('abort'), a clean `finish` with reason
+   * `interrupted` ('interrupted') or `other` with no provider reason ('other', as Bedrock, xAI, DeepSeek and Azure
+   * end a cut body), or a clean close with no finish at all ('no-finish', as the AI Gateway). In generate mode the
+   * call fails the same way without any content.
    */
   | {
       partial: Piece[];
-      ending: 'error-part' | 'throw' | 'stall' | 'abort' | 'interrupted';
+      ending: 'error-part' | 'throw' | 'stall' | 'abort' | 'interrupted' | 'other' | 'no-finish';
       error?: ErrorFactory;
       warnings?: SharedV4Warning[];
     };
@@ -250,14 +252,18 @@ function streamOf(reply: Reply, call: LanguageModelV4CallOptions, hooks: ModelHo
     });
   } else if ('partial' in reply) {
     parts = [{ type: 'stream-start', warnings: reply.warnings ?? [] }];
-    parts.push(...streamParts(reply.partial, reply.ending !== 'interrupted'));
+    const clean = reply.ending === 'interrupted' || reply.ending === 'other' || reply.ending === 'no-finish';
+    parts.push(...streamParts(reply.partial, !clean));
     switch (reply.ending) {
       case 'error-part':
         parts.push({ type: 'error', error: reply.error?.() });
         parts.push({ type: 'finish', finishReason: { unified: 'error', raw: 'error' }, usage });
         break;
       case 'interrupted':
-        parts.push({ type: 'finish', finishReason: { unified: 'interrupted', raw: undefined }, usage });
+      case 'other':
+        parts.push({ type: 'finish', finishReason: { unified: reply.ending, raw: undefined }, usage });
+        break;
+      case 'no-finish':
         break;
       case 'throw':
         ending = 'throw';

@@ -761,13 +761,25 @@ for (const maxRetries of [undefined, 0] as const) {
       script: { replies: [{ partial: [], ending: 'error-part', error: overflow }, say('unreachable')] },
       options: () => retries,
     },
+    // The SDK passes a clean end with no content on as an empty answer; the guard retries it.
+    ...(['interrupted', 'other', 'no-finish'] as const).map(
+      (ending): Scenario => ({
+        id: `before-output/finish-${ending}-first/${suffix}`,
+        apis: streamOnly,
+        tags: maxRetries === 0 ? ['unrecovered-failure', 'interrupted-before-output'] : ['guard-recovers'],
+        recoveredText: maxRetries === 0 ? undefined : 'Back again.',
+        script: { replies: [{ partial: [], ending }, say('Back again.')] },
+        options: () => retries,
+        graceful: instantGuard,
+      }),
+    ),
     {
-      id: `before-output/finish-interrupted-first/${suffix}`,
-      apis: streamOnly,
-      // The SDK passes a clean end with no content on as an empty, 'interrupted' answer; the guard retries it.
-      tags: maxRetries === 0 ? ['unrecovered-failure', 'interrupted-before-output'] : ['guard-recovers'],
-      recoveredText: maxRetries === 0 ? undefined : 'Back again.',
-      script: { replies: [{ partial: [], ending: 'interrupted' }, say('Back again.')] },
+      // An error no rule recognises (a plain Error from a provider package or a middleware) is reported at once, as
+      // the SDK reports it: no retry; streamText's answer fields reject with the error itself.
+      id: `before-output/unknown-error-first/${suffix}`,
+      apis: both,
+      tags: ['unrecovered-failure'],
+      script: { replies: [{ reject: () => new Error('Something nobody classifies') }, say('unreachable')] },
       options: () => retries,
       graceful: instantGuard,
     },
@@ -846,12 +858,14 @@ const afterOutputScenarios: Scenario[] = (
       tags: ['stream-throws', 'unrecovered-failure'],
       script: { replies: [{ partial, ending: 'throw', error: errors.api(400) }], recovery: [fullAnswer] },
     },
-    {
-      id: 'after-output/finish-interrupted',
-      tags: ['guard-recovers'],
-      recoveredText: 'The capital of France is Paris.',
-      script: { replies: [{ partial, ending: 'interrupted' }], recovery: [fullAnswer] },
-    },
+    ...(['interrupted', 'other', 'no-finish'] as const).map(
+      (ending): Omit<Scenario, 'apis'> => ({
+        id: `after-output/finish-${ending}`,
+        tags: ['guard-recovers'],
+        recoveredText: 'The capital of France is Paris.',
+        script: { replies: [{ partial, ending }], recovery: [fullAnswer] },
+      }),
+    ),
     {
       id: 'after-output/recovery-request-fails',
       tags: ['unrecovered-failure', 'recovery-attempted'],

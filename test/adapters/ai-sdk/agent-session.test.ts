@@ -10,12 +10,12 @@ import { AgentSession, type AgentSessionOptions } from '../../../adapters/ai-sdk
 import {
   fault,
   lastUserText,
-  mockHandlers,
   type RecordedRequest,
   reply,
   type Script,
   streamFault,
 } from '../../../mocks/index.js';
+import { mockHandlers } from '../../../mocks/msw.js';
 import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
 import {
   RetryCancelledError,

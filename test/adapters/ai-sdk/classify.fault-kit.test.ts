@@ -2,7 +2,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, streamText } from 'ai';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fault, mockHandlers, reply, type Step, streamFault } from '../../../mocks/index.js';
+import { fault, reply, type Step, streamFault } from '../../../mocks/index.js';
+import { mockHandlers } from '../../../mocks/msw.js';
 import { classifyError } from '../../../src/classify/classify.js';
 
 // The errors the REAL @ai-sdk/openai provider produces for each fault, classified as the tools, the stream guard

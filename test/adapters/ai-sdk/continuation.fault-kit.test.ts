@@ -15,12 +15,12 @@ import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
 import {
   assistantPrefill,
   fault,
-  mockHandlers,
   type RecordedRequest,
   reply,
   type ScriptFunction,
   streamFault,
 } from '../../../mocks/index.js';
+import { mockHandlers } from '../../../mocks/msw.js';
 
 const msw = setupServer();
 beforeAll(() => msw.listen({ onUnhandledFrame: 'error' }));

@@ -19,13 +19,8 @@ import { generateText } from '../../../adapters/ai-sdk/generate-text.js';
 import { isResetPart } from '../../../adapters/ai-sdk/reset-part.js';
 import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
 import { withoutDiscarded } from '../../../adapters/ui/index.js';
-import {
-  mockHandlers,
-  type RecordedRequest,
-  reply,
-  type ScriptFunction,
-  streamFault,
-} from '../../../mocks/index.js';
+import { type RecordedRequest, reply, type ScriptFunction, streamFault } from '../../../mocks/index.js';
+import { mockHandlers } from '../../../mocks/msw.js';
 import { FakeServerResponse } from '../../sdk-conformance/observe.js';
 
 const msw = setupServer();

@@ -2,7 +2,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateText } from '../../../adapters/ai-sdk/generate-text.js';
-import { fault, mockHandlers, reply } from '../../../mocks/index.js';
+import { fault, reply } from '../../../mocks/index.js';
+import { mockHandlers } from '../../../mocks/msw.js';
 
 const msw = setupServer();
 beforeAll(() => msw.listen({ onUnhandledFrame: 'error' }));

@@ -27,10 +27,13 @@ export function textParts(text: string, { id = 't1', size = 4, open = false } = 
   return parts;
 }
 
-export const finish = (unified: 'stop' | 'tool-calls' | 'interrupted' = 'stop'): Part => ({
+type Unified = Extract<Part, { type: 'finish' }>['finishReason']['unified'];
+
+/** A finish part; the raw reason is the unified one unless given (`undefined`: the provider gave none). */
+export const finish = (unified: Unified = 'stop', ...raw: [string | undefined] | []): Part => ({
   type: 'finish',
   usage,
-  finishReason: { unified, raw: unified },
+  finishReason: { unified, raw: raw.length === 0 ? unified : raw[0] },
 });
 
 /** A pull-based stream: the parts, then an error (the stream rejects) or a clean close. */

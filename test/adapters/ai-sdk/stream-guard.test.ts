@@ -1,4 +1,5 @@
-import { streamText as sdkStreamText, wrapLanguageModel } from 'ai';
+import { APICallError, streamText as sdkStreamText, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { type StreamGuardEventMap, streamGuard } from '../../../adapters/ai-sdk/stream-guard.js';
 import { Emitter } from '../../../src/observe/emitter.js';
@@ -308,12 +309,17 @@ describe('streamGuard: failures after content', () => {
     expect(events.map((e) => e.type)).toEqual(['stream_degraded', 'stream_failed']);
   });
 
-  it("with degrade: false an 'interrupted' finish passes through as reported", async () => {
+  it("with degrade: false an 'interrupted' finish is terminal: a partial answer never passes as complete", async () => {
     const model = scriptedModel([
       streamOf([...preamble('r1'), ...textParts('Hello'), finish('interrupted')]),
     ]);
-    const { parts } = await streamParts(model, { degrade: false });
-    expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'interrupted' } });
+    const { wrapped } = guarded(model, { degrade: false });
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    await expect(readAll(stream)).rejects.toMatchObject({
+      name: 'StreamInterruptedError',
+      ending: 'interrupted',
+      charsEmitted: 5,
+    });
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
@@ -323,6 +329,162 @@ describe('streamGuard: failures after content', () => {
     const { stream } = await wrapped.doStream({ prompt: [] });
     await expect(readAll(stream)).rejects.toMatchObject({ statusCode: 503 });
     expect(model.doGenerateCalls).toHaveLength(0);
+  });
+});
+
+describe('streamGuard: endings that are no completion', () => {
+  const answer = [...preamble('good'), ...textParts('Hello there'), finish()];
+  const shownThenEnds = (ending: Part[]) =>
+    streamOf([...preamble('r1'), ...textParts('Hello', { open: true }), ...ending]);
+  const unfinished: Array<[string, Part[]]> = [
+    ['no finish part at all (the AI Gateway)', []],
+    ["finish 'other' with no provider reason (Bedrock, xAI, DeepSeek, Azure)", [finish('other', undefined)]],
+    ["finish 'other' with an empty reason", [finish('other', '')]],
+    ["finish 'interrupted'", [finish('interrupted', undefined)]],
+    [
+      "finish 'error' (DeepSeek's insufficient_system_resource)",
+      [finish('error', 'insufficient_system_resource')],
+    ],
+    ["finish 'other' with vLLM's 'abort'", [finish('other', 'abort')]],
+    ["finish 'other' with OpenRouter's 'error'", [finish('other', 'error')]],
+    [
+      "finish 'other' with Gemini's FINISH_REASON_UNSPECIFIED",
+      [finish('other', 'FINISH_REASON_UNSPECIFIED')],
+    ],
+  ];
+
+  it.each(unfinished)(
+    'after content, %s → recovered like a cut: the remainder only',
+    async (_name, ending) => {
+      const model = scriptedModel([shownThenEnds(ending)], [generated('Hello there')]);
+      const { parts, events } = await streamParts(model);
+      expect(textOf(parts)).toBe('Hello there');
+      expect(model.doGenerateCalls).toHaveLength(1);
+      expect(parts.some((p) => p.type === 'custom')).toBe(false);
+      expect(parts.at(-1)).toMatchObject({ type: 'finish', finishReason: { unified: 'stop' } });
+      expect(events.map((e) => e.type)).toEqual(['stream_degraded']);
+      expect(attemptsOf(parts)?.[0]).toMatchObject({
+        outcome: 'failed',
+        charsEmitted: 5,
+        error: { name: 'StreamInterruptedError' },
+      });
+    },
+  );
+
+  it.each(unfinished)(
+    'before content, %s → a new streamed request after the backoff',
+    async (_name, ending) => {
+      const model = scriptedModel([streamOf([...preamble('bad'), ...ending]), streamOf(answer)]);
+      const { parts, sleep } = await streamParts(model);
+      expect(textOf(parts)).toBe('Hello there');
+      expect(model.doStreamCalls).toHaveLength(2);
+      expect(sleep).toHaveBeenCalledWith(1000, undefined);
+    },
+  );
+
+  it.each([
+    ["'other' with a reason of the provider's", finish('other', 'pause_turn')],
+    ["'length'", finish('length', 'max_tokens')],
+    ["'content-filter'", finish('content-filter', 'refusal')],
+    ["'tool-calls'", finish('tool-calls', 'tool_use')],
+  ])('a finish %s is a completion: passed on, no recovery', async (_name, done) => {
+    const model = scriptedModel([shownThenEnds([{ type: 'text-end', id: 't1' }, done])]);
+    const { parts } = await streamParts(model);
+    expect(textOf(parts)).toBe('Hello');
+    expect(parts.at(-1)).toEqual(done);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it('the error names the ending and the provider reason', async () => {
+    const model = scriptedModel([shownThenEnds([finish('other', 'abort')])]);
+    const { wrapped } = guarded(model, { degrade: false });
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    const error = await readAll(stream).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'StreamInterruptedError',
+      ending: 'other',
+      rawFinishReason: 'abort',
+    });
+    expect(String(error)).toContain(
+      "after 5 characters, with finish reason 'other' (the provider said 'abort')",
+    );
+  });
+
+  it('without recovery (degrade: false), a stream with no finish is terminal: StreamInterruptedError', async () => {
+    const model = scriptedModel([shownThenEnds([])]);
+    const { wrapped } = guarded(model, { degrade: false });
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    await expect(readAll(stream)).rejects.toMatchObject({
+      name: 'StreamInterruptedError',
+      ending: 'no-finish',
+    });
+  });
+
+  it("a streamed recovery that ends with finish 'other' and no reason is retried, within maxRetries", async () => {
+    const model = scriptedModel([
+      shownThenEnds([finish('other', undefined)]),
+      streamOf([...preamble('r2'), ...textParts('Hello th', { open: true }), finish('other', undefined)]),
+      streamOf(answer),
+    ]);
+    const { parts } = await streamParts(model, { recovery: 'stream' });
+    expect(textOf(parts)).toBe('Hello there');
+    expect(model.doStreamCalls).toHaveLength(3);
+  });
+});
+
+describe('streamGuard: errors nobody recognises', () => {
+  it('before content, a plain Error is reported at once, as the SDK reports it: no retry, no wait', async () => {
+    const boom = new Error('boom');
+    const model = scriptedModel([{ throws: boom }]);
+    const { wrapped, sleep } = guarded(model);
+    const { stream } = await wrapped.doStream({ prompt: [] });
+    await expect(readAll(stream)).rejects.toBe(boom);
+    expect(model.doStreamCalls).toHaveLength(1);
+    expect(sleep).not.toHaveBeenCalled();
+  });
+
+  it("before content, classify.unknown: 'transient' makes the guard retry it", async () => {
+    const model = scriptedModel([
+      { throws: new Error('boom') },
+      streamOf([...preamble('good'), ...textParts('Hi'), finish()]),
+    ]);
+    const { parts } = await streamParts(model, { classify: { unknown: 'transient' } });
+    expect(textOf(parts)).toBe('Hi');
+    expect(model.doStreamCalls).toHaveLength(2);
+  });
+
+  it('before content, what the SDK itself would retry (an APICallError marked isRetryable, no status) is retried', async () => {
+    const unreachable = new APICallError({
+      message: 'Cannot connect to API: other side closed',
+      url: 'https://api.example/v1',
+      requestBodyValues: {},
+      isRetryable: true,
+      cause: new TypeError('fetch failed'),
+    });
+    const model = scriptedModel([
+      { throws: unreachable },
+      streamOf([...preamble('good'), ...textParts('Hi'), finish()]),
+    ]);
+    const { parts } = await streamParts(model);
+    expect(textOf(parts)).toBe('Hi');
+    expect(attemptsOf(parts)?.[0]).toMatchObject({ classification: { kind: 'transient' } });
+  });
+
+  it('after content, a plain Error is recovered: the alternative is a partial answer', async () => {
+    const model = scriptedModel(
+      [streamOf([...preamble('r1'), ...textParts('Hello', { open: true })], new Error('boom'))],
+      [generated('Hello there')],
+    );
+    const { parts } = await streamParts(model);
+    expect(textOf(parts)).toBe('Hello there');
+  });
+
+  it('generate calls: a plain Error is reported at once', async () => {
+    const boom = new Error('boom');
+    const model = scriptedModel([], [{ throws: boom }]);
+    const { wrapped } = guarded(model);
+    await expect(wrapped.doGenerate({ prompt: [] })).rejects.toBe(boom);
+    expect(model.doGenerateCalls).toHaveLength(1);
   });
 });
 
@@ -428,6 +590,40 @@ describe('streamGuard: stalls', () => {
       expect(model.doStreamCalls).toHaveLength(1);
       expect(model.doGenerateCalls).toHaveLength(1);
       expect(events.map((e) => e.type)).toEqual(['stream_degraded']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a doStream that never returns (the provider reads ahead to the first output and the stream stalled) is a stall: aborted, then a new stream', async () => {
+    vi.useFakeTimers();
+    try {
+      const signals: Array<AbortSignal | undefined> = [];
+      const answer = streamOf([...preamble('good'), ...textParts('Hi'), finish()]);
+      const model = new MockLanguageModelV4({
+        doStream: async ({ abortSignal }) => {
+          signals.push(abortSignal);
+          if (signals.length > 1) return { stream: answer };
+          // As @ai-sdk/openai's doStream does while it waits for the first output chunk: it returns only on abort.
+          return new Promise((_, reject) =>
+            abortSignal?.addEventListener('abort', () => reject(abortSignal.reason)),
+          );
+        },
+      });
+      const wrapped = wrapLanguageModel({
+        model,
+        middleware: streamGuard({ stallTimeoutMs: 5000, initialDelayMs: 10, jitter: 0 }),
+      });
+      const opening = wrapped.doStream({ prompt: [] });
+      await vi.advanceTimersByTimeAsync(5010);
+      const parts = await readAll((await opening).stream);
+      expect(textOf(parts)).toBe('Hi');
+      expect(signals).toHaveLength(2);
+      expect(signals[0]?.reason).toMatchObject({ name: 'StreamStalledError' });
+      expect(attemptsOf(parts)?.[0]).toMatchObject({
+        outcome: 'failed',
+        classification: { reason: 'stall' },
+      });
     } finally {
       vi.useRealTimers();
     }

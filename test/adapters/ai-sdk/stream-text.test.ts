@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import type { StreamGuardEventMap } from '../../../adapters/ai-sdk/stream-guard.js';
 import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
-import { lastToolResults, mockHandlers, reply, type Script, streamFault } from '../../../mocks/index.js';
+import { lastToolResults, reply, type Script, streamFault } from '../../../mocks/index.js';
+import { mockHandlers } from '../../../mocks/msw.js';
 import { StreamConsumedError } from '../../../src/errors/stream-consumed-error.js';
 import { Emitter } from '../../../src/observe/emitter.js';
 

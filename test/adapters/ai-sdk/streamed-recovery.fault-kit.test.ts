@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { isResetPart } from '../../../adapters/ai-sdk/reset-part.js';
 import type { StreamGuardEvent, StreamGuardOptions } from '../../../adapters/ai-sdk/stream-guard.js';
 import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
-import { mockHandlers, reply, type Step, streamFault } from '../../../mocks/index.js';
+import { reply, type Step, streamFault } from '../../../mocks/index.js';
+import { mockHandlers } from '../../../mocks/msw.js';
 
 const msw = setupServer();
 beforeAll(() => msw.listen({ onUnhandledFrame: 'error' }));

@@ -4,7 +4,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { gracefulTools } from '../../../adapters/ai-sdk/graceful-tool.js';
-import { lastToolResults, mockHandlers, reply, type Script } from '../../../mocks/index.js';
+import { lastToolResults, reply, type Script } from '../../../mocks/index.js';
+import { mockHandlers } from '../../../mocks/msw.js';
 import { isolatedTelemetry, unavailable, virtualTime } from '../../src/policy/fixtures.js';
 
 const server = setupServer();

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import { generateText } from '../../../adapters/ai-sdk/generate-text.js';
 import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
-import { lastToolResults, mockHandlers, reply, type ToolResultSeen } from '../../../mocks/index.js';
+import { lastToolResults, reply, type ToolResultSeen } from '../../../mocks/index.js';
+import { mockHandlers } from '../../../mocks/msw.js';
 import type { TurnDeadlineReport } from '../../../src/policy/turn-deadline.js';
 
 const server = setupServer();

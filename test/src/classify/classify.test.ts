@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GatewayAuthenticationError, GatewayFailedDependencyError } from '@ai-sdk/gateway';
 import { APICallError, TypeValidationError } from '@ai-sdk/provider';
-import { InvalidToolInputError, NoSuchToolError, RetryError, StreamProviderError } from 'ai';
+import { generateText, InvalidToolInputError, NoSuchToolError, RetryError, StreamProviderError } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyError, isContextOverflow, resolvePatterns } from '../../../src/classify/classify.js';
@@ -50,10 +52,9 @@ describe('classifyError: structured fields', () => {
     ).toBe('permanent');
   });
 
-  it('maps HTTP statuses: 408, 409, 424, 425, 429 and 5xx transient; other 4xx and 501 (unsupported) permanent', () => {
-    // 409 (a lock; the AI SDK and OpenAI's client retry it) and 424 (an upstream was down, e.g. Bedrock's
-    // ModelStreamErrorException, the AI Gateway's failed_dependency) are worth another attempt.
-    for (const status of [408, 409, 424, 425, 429, 500, 502, 503, 504, 529]) {
+  it('maps HTTP statuses: 408, 409, 425, 429 and 5xx transient; other 4xx and 501 (unsupported) permanent', () => {
+    // 409: a lock; the AI SDK and OpenAI's client retry it.
+    for (const status of [408, 409, 425, 429, 500, 502, 503, 504, 529]) {
       expect(classifyError(apiError(status, undefined))).toEqual({
         kind: 'transient',
         reason: `status:${status}`,
@@ -68,6 +69,36 @@ describe('classifyError: structured fields', () => {
     // `status` (fetch Response-like, tool HTTP clients) as well as `statusCode`.
     expect(classifyError(Object.assign(new Error('Not Found'), { status: 404 })).reason).toBe('status:404');
     expect(classifyError({ response: { status: 503 }, message: 'upstream' }).reason).toBe('status:503');
+  });
+
+  it('leaves a 424 to its code, flag and text: the gateway says change the request, Bedrock says retry', () => {
+    // What @ai-sdk/gateway builds from a 424 `failed_dependency` body (documented as not retryable).
+    const gateway = new GatewayFailedDependencyError({
+      message: 'A dependency required by the request was unavailable',
+    });
+    expect([gateway.statusCode, gateway.isRetryable]).toEqual([424, false]);
+    expect(classifyError(gateway)).toEqual({ kind: 'permanent', reason: 'provider:failed_dependency' });
+    // Bedrock's ModelStreamErrorException (HTTP 424, "Retry your request"): by its header, else by its text.
+    const bedrock = (headers?: Record<string, string>) =>
+      apiError(424, undefined, {
+        message: 'An error occurred while streaming the response. Retry your request.',
+        headers,
+      });
+    expect(
+      classifyError(
+        bedrock({
+          'x-amzn-errortype':
+            'ModelStreamErrorException:http://internal.amazon.com/coral/com.amazon.bedrock/',
+        }),
+      ),
+    ).toEqual({ kind: 'transient', reason: 'provider:modelstreamerrorexception' });
+    expect(classifyError(bedrock()).kind).toBe('transient');
+    // A 424 that says nothing more is permanent, as the AI SDK (isRetryable: false) and OpenAI's client treat it.
+    expect(classifyError(apiError(424, undefined))).toEqual({ kind: 'permanent', reason: 'retryable:false' });
+    expect(classifyError({ status: 424, message: 'Failed Dependency' })).toEqual({
+      kind: 'permanent',
+      reason: 'status:424',
+    });
   });
 
   it('treats unsupported operations without a status as permanent', () => {
@@ -196,6 +227,45 @@ describe('classifyError: structured fields', () => {
     expect(
       classifyError(Object.assign(new Error('[{"code":"invalid_type"}]'), { name: 'ZodError' })).kind,
     ).toBe('permanent');
+  });
+});
+
+describe('classifyError: what `ai` itself throws', () => {
+  // ai 7 replaces a gateway authentication failure with a friendlier bare error (no status, no cause; vercel/ai
+  // packages/ai/src/prompt/wrap-gateway-error.ts). Re-sending a revoked key never helps.
+  const failWithGatewayAuth = async (): Promise<unknown> => {
+    const model = new MockLanguageModelV4({
+      doGenerate: async () => {
+        throw GatewayAuthenticationError.createContextualError({
+          apiKeyProvided: true,
+          oidcTokenProvided: false,
+        });
+      },
+    });
+    return generateText({ model, prompt: 'hi', maxRetries: 0 }).then(
+      () => expect.unreachable(),
+      (error: unknown) => error,
+    );
+  };
+
+  it('a gateway auth failure re-wrapped by `ai` is permanent, by its name (development)', async () => {
+    const error = await failWithGatewayAuth();
+    expect(error).toMatchObject({ name: 'GatewayAuthenticationError' });
+    expect(error).not.toHaveProperty('statusCode');
+    expect((error as Error).cause).toBeUndefined();
+    expect(classifyError(error)).toEqual({ kind: 'permanent', reason: 'name:GatewayAuthenticationError' });
+  });
+
+  it('…and by its text in production, where it is an AISDKError named GatewayError', async () => {
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      const error = await failWithGatewayAuth();
+      expect(error).toMatchObject({ name: 'GatewayError' });
+      expect(classifyError(error)).toEqual({ kind: 'permanent', reason: 'pattern:auth' });
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
   });
 });
 

@@ -45,6 +45,69 @@ describe('parseRetryAfter: headers', () => {
     expect(parseRetryAfter({ 'x-ratelimit-reset-after': '1.5', 'retry-after-ms': '40' })).toBe(40);
   });
 
+  it('reads x-ratelimit-reset as seconds, as a duration or as a Unix time (s or ms) against the injected clock', () => {
+    const at = (seconds: number) => String(now / 1000 + seconds);
+    expect(parseRetryAfter({ 'x-ratelimit-reset': '20' }, { clock })).toBe(20_000);
+    // Durations as OpenAI writes its x-ratelimit-reset-* values (Go's time.Duration format).
+    expect(parseRetryAfter({ 'x-ratelimit-reset': '1m30s' }, { clock })).toBe(90_000);
+    expect(parseRetryAfter({ 'x-ratelimit-reset': '6m0s' }, { clock })).toBe(360_000);
+    expect(parseRetryAfter({ 'x-ratelimit-reset': '120ms' }, { clock })).toBe(120);
+    expect(parseRetryAfter({ 'x-ratelimit-reset': '11.054s' }, { clock })).toBe(11_054);
+    // GitHub documents x-ratelimit-reset as "the time at which the current rate limit window resets in UTC epoch
+    // seconds" (docs.github.com rest/using-the-rest-api/rate-limits-for-the-rest-api); read as a delay it was
+    // "Retry after 1792152901 seconds" (crunchtools/mcp-github v1.3.1).
+    const github = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': at(42) };
+    expect(parseRetryAfter(github, { clock })).toBe(42_000);
+    // OpenRouter relays the upstream's reset in Unix milliseconds.
+    expect(parseRetryAfter({ 'X-RateLimit-Reset': String(now + 4200) }, { clock })).toBe(4200);
+    // A reset already past is no hint; nor is a value that is no number, duration or time.
+    expect(parseRetryAfter({ 'x-ratelimit-reset': at(-42) }, { clock })).toBeUndefined();
+    expect(parseRetryAfter({ 'x-ratelimit-reset': '1m30sx' }, { clock })).toBeUndefined();
+    expect(parseRetryAfter({ 'x-ratelimit-reset': 'soon' }, { clock })).toBeUndefined();
+    expect(parseRetryAfter({ 'x-ratelimit-reset': `${'9'.repeat(100_000)}` }, { clock })).toBeUndefined();
+  });
+
+  it('reads a rate-limit window reset only once the window is spent (x-ratelimit-remaining absent or 0)', () => {
+    const reset = String(now / 1000 + 42);
+    // Sent on every response, a 500 included: a window with requests left is no reason to wait for its reset.
+    expect(parseRetryAfter({ 'x-ratelimit-remaining': '4990', 'x-ratelimit-reset': reset }, { clock })).toBe(
+      undefined,
+    );
+    expect(
+      parseRetryAfter({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset-after': '30' }),
+    ).toBeUndefined();
+    expect(parseRetryAfter({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '30' })).toBe(30_000);
+    // retry-after still wins, whatever the window says.
+    expect(
+      parseRetryAfter({ 'x-ratelimit-remaining': '3', 'retry-after': '2', 'x-ratelimit-reset': reset }),
+    ).toBe(2000);
+  });
+
+  it("reads the headers OpenRouter relays in its body (error.metadata.headers) as the error's hint", () => {
+    const body = {
+      error: {
+        message: 'Rate limit exceeded: free-models-per-min.',
+        code: 429,
+        metadata: {
+          headers: {
+            'X-RateLimit-Limit': '20',
+            'X-RateLimit-Remaining': '0',
+            'X-RateLimit-Reset': String(now + 37_000),
+          },
+        },
+      },
+    };
+    const error = new APICallError({
+      message: body.error.message,
+      url: 'https://openrouter.ai/api/v1/chat/completions',
+      requestBodyValues: {},
+      statusCode: 429,
+      responseBody: JSON.stringify(body),
+      data: body,
+    });
+    expect(parseRetryAfter(error, { clock })).toBe(37_000);
+  });
+
   it("reads Google's RetryInfo.retryDelay from the error details", () => {
     const error = {
       statusCode: 429,

@@ -2,7 +2,8 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { mockHandlers, type RecordedRequest, type Script } from '../../../../mocks/index.js';
+import type { RecordedRequest, Script } from '../../../../mocks/index.js';
+import { mockHandlers } from '../../../../mocks/msw.js';
 import type { Sleep } from '../../../../src/util/time.js';
 
 /**

@@ -79,6 +79,10 @@ describe.each(wires)('drop-in streamText on $name ($label)', (wire) => {
     ['a socket reset', streamFault.cut({ afterChars: 13 })],
     ['an in-band error', streamFault.error({ afterChars: 13 })],
     ['a clean end without a finish', streamFault.endEarly({ afterChars: 13 })],
+    [
+      'a clean end with a finish that names no reason',
+      streamFault.endEarly({ afterChars: 13, finish: 'other' }),
+    ],
   ])('%s after 13 characters → the remainder only: each character shown once', async (_name, cut) => {
     const requests = mock([reply.text(ANSWER, { fault: cut }), reply.text(ANSWER)]);
     const { result } = run(wire);
@@ -99,6 +103,10 @@ describe.each(wires)('drop-in streamText on $name ($label)', (wire) => {
     ['a socket reset', reply.text(ANSWER, { fault: streamFault.cut({ afterChars: 0 }) })],
     ['an in-band error', reply.text(ANSWER, { fault: streamFault.error({ afterChars: 0 }) })],
     ['a clean end without a finish', reply.text(ANSWER, { fault: streamFault.endEarly({ afterChars: 0 }) })],
+    [
+      'a clean end with a finish that names no reason',
+      reply.text(ANSWER, { fault: streamFault.endEarly({ afterChars: 0, finish: 'other' }) }),
+    ],
   ])('%s before content → a new stream after the backoff, one step shown', async (_name, first) => {
     const requests = mock([first, reply.text(ANSWER)]);
     const { result, delays } = run(wire);
@@ -144,6 +152,76 @@ describe.each(wires)('drop-in streamText on $name ($label)', (wire) => {
     expect(onError).toHaveBeenCalledOnce();
     expect(requests).toHaveLength(1);
     expect(delays).toEqual([]);
+  });
+
+  it('an early end whose recovery fails for good: result.text rejects, never the partial answer', async () => {
+    const requests = mock([
+      reply.text(ANSWER, { fault: streamFault.endEarly({ afterChars: 13, finish: 'other' }) }),
+      fault.unauthorized(),
+    ]);
+    const { result, onError } = run(wire);
+    const { shown } = await readStream(result.fullStream);
+    expect(shown).toBe(ANSWER.slice(0, 13));
+    await expect(result.text).rejects.toMatchObject({ name: 'AI_APICallError' });
+    expect(onError).toHaveBeenCalledOnce();
+    expect(streamed(requests)).toEqual([true, false]);
+  });
+
+  it('an early end with recovery off (degrade: false): result.text rejects with StreamInterruptedError', async () => {
+    mock([reply.text(ANSWER, { fault: streamFault.endEarly({ afterChars: 13, finish: 'other' }) })]);
+    const result = streamText({
+      model: wire.model(),
+      prompt: 'hi',
+      streamGuard: { degrade: false },
+      onError: () => {},
+    });
+    await readStream(result.fullStream);
+    await expect(result.text).rejects.toMatchObject({ name: 'StreamInterruptedError', charsEmitted: 13 });
+  });
+
+  it('a stall right after the first frame (the provider still reading ahead) → the stall timeout fires: a new stream', async () => {
+    const requests = mock([
+      reply.text(ANSWER, { fault: streamFault.stall({ afterChars: 0 }) }),
+      reply.text(ANSWER),
+    ]);
+    const { sleep } = recordedSleep();
+    const result = streamText({
+      model: wire.model(),
+      prompt: 'hi',
+      timeout: { chunkMs: 50 },
+      streamGuard: { sleep },
+    });
+    const { shown } = await readStream(result.fullStream);
+    expect(shown).toBe(ANSWER);
+    expect(streamed(requests)).toEqual([true, true]);
+    expect(await attemptsOf(result)).toMatchObject([
+      { error: { name: 'StreamStalledError' } },
+      { outcome: 'ok' },
+    ]);
+  });
+
+  it('text then a tool call, cut in its arguments, recovered identically: the text is shown once, no reset', async () => {
+    const step = (fault?: ReturnType<typeof streamFault.cut>) =>
+      reply.toolCalls([{ name: 'weather', args: { city: 'Paris' } }], { text: 'Adding. ', fault });
+    const requests = mock([step(streamFault.cut({ afterChars: 10 })), step(), reply.text(SUNNY)]);
+    const { execute, tools } = weatherTool();
+    const { result } = run(wire, { tools });
+    const { parts, shown } = await readStream(result.fullStream);
+    expect(shown).toBe(`Adding. ${SUNNY}`);
+    expect(troubleIn(wire, parts)).toEqual([]);
+    expect(execute).toHaveBeenCalledOnce();
+    expect(await result.text).toBe(SUNNY);
+    expect(streamed(requests)).toEqual([true, false, true]);
+    if (wire.name === 'responses') {
+      // The text item of the cut response is not referred to again: the recovered response's item is.
+      const input = JSON.stringify((requests[2]!.body as { input?: unknown }).input);
+      expect(input).not.toContain('msg_mock_1');
+      expect(input).toContain('msg_mock_2');
+      // What the app keeps (steps, messages to store) names the recovered item too.
+      const [first] = await result.steps;
+      const itemIds = JSON.stringify([first?.content, first?.response.messages]).match(/msg_mock_\d/g);
+      expect(new Set(itemIds)).toEqual(new Set(['msg_mock_2']));
+    }
   });
 
   it('a tool loop whose answer step is cut after the tool call: the tool runs once, the answer completes', async () => {
