@@ -1,21 +1,26 @@
 /**
  * Replays provider wire frames to the REAL provider packages (`@ai-sdk/anthropic`, `@ai-sdk/google`,
- * `@ai-sdk/openai`) through their `fetch` option: each request gets the next scripted reply (a stream as SSE frames,
- * optionally cut by a socket reset; a non-streamed answer as JSON), and every request body is kept, so a test can
- * check what a later step sent. No network: the reply never leaves the process.
+ * `@ai-sdk/openai`, `@ai-sdk/amazon-bedrock`, `@ai-sdk/gateway`…) through their `fetch` option: each request gets the
+ * next scripted reply (a stream as SSE frames or AWS event-stream messages, optionally cut by a socket reset; a
+ * non-streamed answer as JSON; an HTTP error with its headers), and every request body is kept, so a test can check
+ * what a later step sent. No network: the reply never leaves the process.
  */
 import { vi } from 'vitest';
 
-/** A streamed reply: SSE frames, then a clean close (default) or a socket reset. */
-export interface StreamReply {
-  sse: string[];
-  end?: 'close' | 'reset';
-}
+/**
+ * A streamed reply: SSE frames (`sse`) or binary AWS event-stream messages (`eventStream`, Bedrock), then a clean
+ * close (default) or a socket reset.
+ */
+export type StreamReply = ({ sse: string[] } | { eventStream: Uint8Array[] }) & { end?: 'close' | 'reset' };
 
-/** A non-streamed reply: a JSON body with a status (default 200). */
+/**
+ * A JSON reply: a body with a status (default 200) and headers. A success answers a non-streamed request only; an
+ * error status (400 and up) answers either kind, as an API rejects a request before it streams anything.
+ */
 export interface JsonReply {
   json: unknown;
   status?: number;
+  headers?: Record<string, string>;
 }
 
 export type Reply = StreamReply | JsonReply;
@@ -23,7 +28,10 @@ export type Reply = StreamReply | JsonReply;
 /** One request a provider sent. */
 export interface WireRequest {
   url: string;
-  /** Whether the provider asked for a stream (`stream: true`, or Gemini's `:streamGenerateContent`). */
+  /**
+   * Whether the provider asked for a stream: `stream: true` in the body, Gemini's `:streamGenerateContent`,
+   * Bedrock's `/converse-stream`, or the gateway's `ai-language-model-streaming: true` header.
+   */
   stream: boolean;
   body: Record<string, unknown>;
 }
@@ -52,25 +60,31 @@ export function replayFetch(replies: Reply[]) {
   const fetch = vi.fn(async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
-    const stream = body.stream === true || url.includes(':streamGenerateContent');
+    const stream =
+      body.stream === true ||
+      url.includes(':streamGenerateContent') ||
+      url.endsWith('/converse-stream') ||
+      new Headers(init?.headers).get('ai-language-model-streaming') === 'true';
     requests.push({ url, stream, body });
     const reply = replies.shift();
     if (reply === undefined) throw new Error(`test script: no reply left for request ${requests.length}`);
-    if ('sse' in reply !== stream) {
+    const rejection = 'json' in reply && (reply.status ?? 200) >= 400;
+    if (!rejection && 'json' in reply === stream) {
       throw new Error(`test script: request ${requests.length} is ${stream ? '' : 'not '}streamed`);
     }
     if ('json' in reply) {
       return new Response(JSON.stringify(reply.json), {
         status: reply.status ?? 200,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...reply.headers },
       });
     }
-    const frames = [...reply.sse];
+    const frames: Uint8Array[] =
+      'sse' in reply ? reply.sse.map((frame) => encoder.encode(frame)) : [...reply.eventStream];
     const body$ = new ReadableStream<Uint8Array>(
       {
         async pull(controller) {
           const frame = frames.shift();
-          if (frame !== undefined) return controller.enqueue(encoder.encode(frame));
+          if (frame !== undefined) return controller.enqueue(frame);
           if (reply.end !== 'reset') return controller.close();
           // The reader gets a turn first, as on a socket: an error would drop the frames it has not parsed yet.
           await new Promise((resolve) => setImmediate(resolve));
@@ -79,7 +93,8 @@ export function replayFetch(replies: Reply[]) {
       },
       { highWaterMark: 0 },
     );
-    return new Response(body$, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    const contentType = 'sse' in reply ? 'text/event-stream' : 'application/vnd.amazon.eventstream';
+    return new Response(body$, { status: 200, headers: { 'content-type': contentType } });
   });
   return { fetch, requests };
 }

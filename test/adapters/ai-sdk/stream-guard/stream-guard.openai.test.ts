@@ -137,8 +137,10 @@ const responsesAnswer = (n: number, text: string): Reply => ({
     }),
   ],
 });
+// `sequence_number` is required: without it the package reports a validation error, not the server's error.
 const responsesError = event({
   type: 'error',
+  sequence_number: 4,
   code: 'server_error',
   message: 'The server had an error.',
   param: null,
@@ -158,6 +160,8 @@ describe('streamGuard + @ai-sdk/openai responses: failures before content', () =
     expect(await result.text).toBe('Sunny.');
     // Only the winner's text block: the failed attempt's text-start never reached the consumer.
     expect(parts.filter((p) => p.type === 'text-start').map((p) => p.id)).toEqual(['msg_2']);
+    const attempts = (await result.providerMetadata)?.['graceful-ai']?.attempts as unknown[] | undefined;
+    expect(attempts?.[0]).toMatchObject({ error: { message: 'The server had an error.' } });
   });
 
   it('a clean end after response.created (no response.completed) → a new streamed request', async () => {
