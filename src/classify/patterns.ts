@@ -177,11 +177,12 @@ export const retryablePatterns: readonly ErrorPattern[] = [
   // A stream cut before its terminal event: pi "OpenAI Responses stream ended before a terminal response event",
   // openai-node "stream ended without producing a Response" / "…a ChatCompletion", the Responses websocket "connection
   // closed before a terminal response event", Codex "stream closed before response.completed", "stream finished
-  // without response.completed event", pi's Anthropic "stream ended without a stop reason".
+  // without response.completed event", pi's Anthropic "stream ended without a stop reason", @ai-sdk/openai-compatible
+  // "Response stream ended without a finish reason.".
   {
     id: 'stream-cut',
     pattern:
-      /\b(?:stream|connection) (?:ended|closed|finished|disconnected) (?:before|without) (?:a terminal|(?:the )?response\.completed|completion|message_stop|a stop reason|producing)\b/i,
+      /\b(?:stream|connection) (?:ended|closed|finished|disconnected) (?:before|without) (?:a terminal|(?:the )?response\.completed|completion|message_stop|a (?:stop|finish) reason|producing)\b/i,
   },
   {
     id: 'network-code',

@@ -12,8 +12,8 @@
  * error object.
  */
 import { createGateway } from '@ai-sdk/gateway';
+import { sseData } from '../../provider-wire.js';
 import { describeGuardOnWire, type ProviderWire, sameUrl } from './provider-scenarios.js';
-import { sseData } from './provider-wire.js';
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },

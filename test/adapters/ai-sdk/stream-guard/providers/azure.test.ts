@@ -11,9 +11,9 @@
  * carry the OpenAI `{ error }` body. Ids, texts and the content-filter results are shortened.
  */
 import { createAzure } from '@ai-sdk/azure';
+import { sseEvent } from '../../provider-wire.js';
 import { openAIErrors, openAIRejection } from './chat-completions-wire.js';
 import { describeGuardOnWire, type ProviderWire, sameUrl } from './provider-scenarios.js';
-import { sseEvent } from './provider-wire.js';
 import { responsesWire } from './responses-wire.js';
 
 const wire: ProviderWire = {

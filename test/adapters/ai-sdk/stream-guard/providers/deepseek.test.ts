@@ -8,9 +8,9 @@
  * in the stream, and the same body answers HTTP errors. Ids and texts are shortened.
  */
 import { createDeepSeek } from '@ai-sdk/deepseek';
+import { sseData } from '../../provider-wire.js';
 import { chatCompletionsWire, openAIErrors, openAIRejection } from './chat-completions-wire.js';
 import { describeGuardOnWire, sameUrl } from './provider-scenarios.js';
-import { sseData } from './provider-wire.js';
 
 const usage = {
   prompt_tokens: 13,

@@ -3,8 +3,9 @@
  * it (`@ai-sdk/openai-compatible`, Groq, DeepSeek, Mistral): each provider test gives its dialect — the fields its
  * chunks carry besides `choices`, what its last chunks add — and gets the frames of {@link ProviderWire}.
  */
+
+import { sseData } from '../../provider-wire.js';
 import type { ProviderWire } from './provider-scenarios.js';
-import { sseData } from './provider-wire.js';
 
 /** How one provider writes the chat-completions wire. `n` numbers the answer. */
 export interface ChatDialect {

@@ -9,9 +9,9 @@
  * (`groq-error.ts`). Ids and texts are shortened.
  */
 import { createGroq } from '@ai-sdk/groq';
+import { sseData } from '../../provider-wire.js';
 import { chatCompletionsWire, openAIErrors, openAIRejection } from './chat-completions-wire.js';
 import { describeGuardOnWire, sameUrl } from './provider-scenarios.js';
-import { sseData } from './provider-wire.js';
 
 const usage = {
   queue_time: 0.04,

@@ -9,8 +9,8 @@
  * is left out; ids and texts are shortened.
  */
 import { createXai } from '@ai-sdk/xai';
+import { sseData } from '../../provider-wire.js';
 import { describeGuardOnWire, type ProviderWire, sameUrl } from './provider-scenarios.js';
-import { sseData } from './provider-wire.js';
 import { responsesWire } from './responses-wire.js';
 
 /** xAI's Responses error body (a status text as `code`, the message as `error`), by rejection. */

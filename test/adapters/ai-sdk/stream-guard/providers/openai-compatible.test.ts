@@ -10,9 +10,9 @@
  * and texts are shortened.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { sseData } from '../../provider-wire.js';
 import { chatCompletionsWire, openAIErrors, openAIRejection } from './chat-completions-wire.js';
 import { describeGuardOnWire, sameUrl } from './provider-scenarios.js';
-import { sseData } from './provider-wire.js';
 
 const usage = {
   prompt_tokens: 12,

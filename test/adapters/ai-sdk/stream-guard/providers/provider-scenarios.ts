@@ -8,8 +8,8 @@
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { TextStreamPart, ToolSet } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import { streamText } from '../../../adapters/ai-sdk/stream-text.js';
-import { type JsonReply, type Reply, replayFetch, type StreamReply } from './provider-wire.js';
+import { streamText } from '../../../../../adapters/ai-sdk/drop-in/stream-text.js';
+import { type JsonReply, type Reply, replayFetch, type StreamReply } from '../../provider-wire.js';
 
 /** One frame on the wire: SSE text, or a binary AWS event-stream message. */
 export type Frame = string | Uint8Array;
