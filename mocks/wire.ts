@@ -1,13 +1,6 @@
 /** What the wire formats share: the answer being rendered and the frames it becomes. */
 import { inBandMessage } from './in-band-error.js';
-import type {
-  AnswerMeta,
-  AnswerStep,
-  ErrorFault,
-  StreamFault,
-  TextStep,
-  ToolCallsStep,
-} from './vocabulary.js';
+import type { AnswerMeta, AnswerStep, ErrorFault, ToolCallsStep } from './vocabulary.js';
 
 /** One SSE frame with the characters of model output it carries. */
 export interface WireEvent {
