@@ -5,19 +5,15 @@
  */
 import { anthropicErrorMessage } from './anthropic-errors.js';
 import { googleStatus } from './gemini-errors.js';
-import type { ErrorFault } from './vocabulary.js';
-
-/** A format as a wire renders it (`anthropic-overloaded` is `anthropic`). */
-export type ErrorFormat = 'openai' | 'response.failed' | 'anthropic' | 'gemini';
+import type { ErrorFault, InBandErrorFormat } from './vocabulary.js';
 
 /** The format of `fault` on a wire whose own format is `native`. */
-export function formatOf(fault: ErrorFault, native: ErrorFormat): ErrorFormat {
-  const format = fault.format ?? native;
-  return format === 'anthropic-overloaded' ? 'anthropic' : format;
+export function formatOf(fault: ErrorFault, native: InBandErrorFormat): InBandErrorFormat {
+  return fault.format ?? native;
 }
 
 /** The fault's message, or the provider's usual one for its code. */
-export function inBandMessage(fault: ErrorFault, format: ErrorFormat): string {
+export function inBandMessage(fault: ErrorFault, format: InBandErrorFormat): string {
   if (fault.message !== undefined) return fault.message;
   if (format === 'anthropic') return anthropicErrorMessage(fault.code ?? 'overloaded_error');
   if (format === 'gemini') return googleStatus(fault.code ?? 'INTERNAL').message;
@@ -31,7 +27,7 @@ export function inBandMessage(fault: ErrorFault, format: ErrorFormat): string {
  * overloaded error during streaming'); Gemini's `{"error": …}` chunk, read by `chunkSchema.error` in
  * vercel/ai packages/google/src/google-language-model.ts.
  */
-export function inBandPayload(fault: ErrorFault, format: ErrorFormat): unknown {
+export function inBandPayload(fault: ErrorFault, format: InBandErrorFormat): unknown {
   const message = inBandMessage(fault, format);
   if (format === 'anthropic') {
     return { type: 'error', error: { details: null, type: fault.code ?? 'overloaded_error', message } };
@@ -58,14 +54,14 @@ const ANTHROPIC_STATUS: Record<string, number> = {
 };
 
 /** The HTTP status an error of this format stands for (OpenAI's `server_error`: 500). */
-export function inBandStatus(fault: ErrorFault, format: ErrorFormat): number {
+export function inBandStatus(fault: ErrorFault, format: InBandErrorFormat): number {
   if (format === 'anthropic') return ANTHROPIC_STATUS[fault.code ?? 'overloaded_error'] ?? 500;
   if (format === 'gemini') return googleStatus(fault.code ?? 'INTERNAL').code;
   return 500;
 }
 
 /** The frame of a format as its provider sends it: Anthropic names the event, the others send `data:` only. */
-export function inBandFrame(fault: ErrorFault, format: ErrorFormat): string {
+export function inBandFrame(fault: ErrorFault, format: InBandErrorFormat): string {
   const data = `data: ${JSON.stringify(inBandPayload(fault, format))}\n\n`;
   return format === 'anthropic' ? `event: error\n${data}` : data;
 }

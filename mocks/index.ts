@@ -14,11 +14,8 @@ export {
 } from './request.js';
 export { fault, reply, streamFault } from './script.js';
 export {
-  type MockOpenAIOptions,
-  type MockOpenAIServer,
   type MockServer,
   type MockServerOptions,
-  startMockOpenAI,
   startMockServer,
 } from './server.js';
 export type {

@@ -5,7 +5,6 @@
  */
 import { type HttpHandler, HttpResponse, http } from 'msw';
 import { abortableSleep } from '../src/policy/sleep.js';
-import { deprecatedName } from '../src/util/deprecated.js';
 import { systemError } from './network-failure.js';
 import {
   type MockOptions,
@@ -102,28 +101,6 @@ export function mockHandlers(script: Script, options: MockHandlersOptions = {}):
     ROUTE_PATHS.map((path) => http.post(`${base}${path}`, resolver)),
   );
   return Object.assign(handlers, { requests: player.requests });
-}
-
-/** Options of {@link openaiHandlers}. */
-export interface OpenAIHandlersOptions extends MockOptions {
-  /** Base URL the OpenAI routes answer under (default `https://api.openai.com/v1`, the provider's default). */
-  baseURL?: string;
-}
-
-/** @deprecated Use {@link MockHandlers} (the same type); kept through 0.x. */
-export type OpenAIHandlers = MockHandlers;
-
-/**
- * @deprecated Use {@link mockHandlers}: the same handlers, which serve every wire; `baseURL` is its
- * `baseURLs.openai`. Kept through 0.x.
- */
-export function openaiHandlers(script: Script, options: OpenAIHandlersOptions = {}): MockHandlers {
-  deprecatedName('openaiHandlers', 'mockHandlers');
-  const { baseURL, ...rest } = options;
-  return mockHandlers(script, {
-    ...rest,
-    ...(baseURL === undefined ? {} : { baseURLs: { openai: baseURL } }),
-  });
 }
 
 /**

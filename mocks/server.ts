@@ -2,7 +2,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { abortableSleep } from '../src/policy/sleep.js';
-import { deprecatedName } from '../src/util/deprecated.js';
 import { checkAt, rule } from './checks.js';
 import {
   type MockOptions,
@@ -51,25 +50,6 @@ export interface MockServer {
  */
 export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
   return start('startMockServer', options);
-}
-
-/** @deprecated Use {@link MockServerOptions} (the same type); kept through 0.x. */
-export type MockOpenAIOptions = MockServerOptions;
-
-/** @deprecated Use {@link MockServer}; kept through 0.x. */
-export interface MockOpenAIServer extends MockServer {
-  /** The OpenAI base URL, `urls.openai`. */
-  readonly url: string;
-}
-
-/**
- * @deprecated Use {@link startMockServer}: the same server, which serves every wire; `url` is its
- * `urls.openai`. Kept through 0.x.
- */
-export async function startMockOpenAI(options: MockServerOptions): Promise<MockOpenAIServer> {
-  deprecatedName('startMockOpenAI', 'startMockServer');
-  const server = await start('startMockOpenAI', options);
-  return { ...server, url: server.urls.openai };
 }
 
 async function start(where: string, options: MockServerOptions): Promise<MockServer> {

@@ -3,7 +3,6 @@
  * A number outside its rule throws a `RangeError`, anything else that is wrong a `TypeError` (see `checks.ts`);
  * the message names where the step was given (a builder, or `mock script step N (kind)`) and the field.
  */
-import { deprecatedName } from '../src/util/deprecated.js';
 import { checkFields, type Fields, rule } from './checks.js';
 import { NETWORK_FAILURES } from './network-failure.js';
 import { checkRateLimit } from './openai-errors.js';
@@ -12,13 +11,7 @@ import type { ApiErrorStep, Step, StreamFault, ToolCallSpec } from './vocabulary
 const KINDS = new Set(['text', 'toolCalls', 'http', 'networkError', 'apiError']);
 const FINISH_REASONS = new Set<string>(['stop', 'length', 'tool_calls', 'content_filter']);
 const FAULT_KINDS = new Set(['cut', 'stall', 'endEarly', 'error', 'garbled']);
-const ERROR_FORMATS = new Set<string>([
-  'openai',
-  'response.failed',
-  'anthropic',
-  'gemini',
-  'anthropic-overloaded',
-]);
+const ERROR_FORMATS = new Set<string>(['openai', 'response.failed', 'anthropic', 'gemini']);
 const API_ERRORS = new Set<string>([
   'rateLimit',
   'insufficientQuota',
@@ -99,8 +92,6 @@ function checkErrorFault(fault: Extract<StreamFault, { kind: 'error' }>, prefix:
     if (!ERROR_FORMATS.has(fault.format)) {
       fail(`${prefix}format`, `must be one of ${[...ERROR_FORMATS].join(', ')}, got ${String(fault.format)}`);
     }
-    if (fault.format === 'anthropic-overloaded')
-      deprecatedName("format 'anthropic-overloaded'", "'anthropic'");
   }
   for (const name of ['message', 'code', 'type'] as const) {
     if (fault[name] !== undefined && !isText(fault[name])) fail(`${prefix}${name}`, 'must be a string');

@@ -62,9 +62,7 @@ export type InBandErrorFormat =
   /** Anthropic: `event: error` with `{"type":"error","error":{"type":"overloaded_error",…}}`. */
   | 'anthropic'
   /** Gemini: a `data: {"error":{"code":…,"message":…,"status":…}}` chunk. */
-  | 'gemini'
-  /** @deprecated Use `anthropic` (the same frame); kept through 0.x. */
-  | 'anthropic-overloaded';
+  | 'gemini';
 
 /**
  * A fault inside an answer. Positions count characters of model output (reasoning text, then text, then

@@ -67,6 +67,7 @@ export type { BreakerStore } from '../../src/policy/breaker-store.js';
 export type { CircuitBreakerOptions } from '../../src/policy/circuit-breaker.js';
 export type { Coordination } from '../../src/policy/coordination.js';
 export type { PolicyRuntime, RetryOptions } from '../../src/policy/retry.js';
+export type { ResolvedRetryConfig, RetryConfig } from '../../src/policy/retry-config.js';
 export {
   type PlanResult,
   type PlanStep,

@@ -129,10 +129,10 @@ export async function run(ctx: DemoContext): Promise<DemoSummary> {
     if (deadCalls === before) print.note('failed fast: the open circuit answered without running the tool');
     else problems.push('the open circuit still ran the dead tool');
 
-    print.info('a 0.1-style option written wrong: gracefulTool(tool, { retry: 3 })');
+    print.info('an option out of range: gracefulTool(tool, { autoRetry: { maxRetries: -1 } })');
     try {
-      gracefulTool(tools.weather, { retry: 3 } as never);
-      problems.push('a misspelled option was accepted');
+      gracefulTool(tools.weather, { autoRetry: { maxRetries: -1 } });
+      problems.push('an out-of-range option was accepted');
     } catch (error) {
       print.note(`rejected at start-up: ${(error as Error).message}`);
     }

@@ -41,11 +41,6 @@ export class RetryExhaustedError extends GracefulError {
     this.retries = retries;
   }
 
-  /** @deprecated Use `retries` (the same number: retries after the first attempt). */
-  get attempts(): number {
-    return this.retries;
-  }
-
   static override isInstance(error: unknown): error is RetryExhaustedError {
     return hasMarker(error, errorMarker('RetryExhaustedError'));
   }
@@ -105,11 +100,6 @@ export class RetryDelayTooLongError extends GracefulError {
     );
     this.retryAfterMs = retryAfterMs;
     this.maxRetryAfterMs = maxRetryAfterMs;
-  }
-
-  /** @deprecated Use `maxRetryAfterMs` (the same number). */
-  get maxDelayMs(): number {
-    return this.maxRetryAfterMs;
   }
 
   static override isInstance(error: unknown): error is RetryDelayTooLongError {

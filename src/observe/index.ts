@@ -10,10 +10,9 @@ export {
   type FailureDecision,
   onToolEvent,
   type ToolEvent,
-  type ToolEventInput,
   type ToolEventMap,
   type ToolNamed,
   toolEvents,
 } from './tool-events.js';
-export { type TelemetryOptions, ToolTelemetry, type ToolTelemetryOptions } from './tool-telemetry.js';
+export { ToolTelemetry, type ToolTelemetryOptions } from './tool-telemetry.js';
 export { type TraceEntry, TurnTrace, type TurnTraceOptions } from './trace.js';

@@ -25,11 +25,9 @@ export type FailureDecision =
   /** The caller aborted. */
   | 'abort';
 
-/** The tool a resilience event is about: `toolName` (and its deprecated 0.1 name `tool`, the same value). */
+/** The tool a resilience event is about. */
 export interface ToolNamed {
   toolName: string;
-  /** @deprecated Use `toolName`; kept through 0.x. */
-  tool: string;
 }
 
 /** Every event the resilience layer emits, by type. */
@@ -39,8 +37,6 @@ export type ToolEventMap = {
     attempt: number;
     /** The tool's `autoRetry.maxRetries`. */
     maxRetries: number;
-    /** @deprecated Attempts in all (`maxRetries + 1`); use `maxRetries`. */
-    maxAttempts: number;
     delayMs: number;
     error: unknown;
     classification: Classification;
@@ -65,9 +61,6 @@ export type ToolEventMap = {
   /** A step of a tool plan settled (`toolName` is the step's tool). */
   plan_step: ToolNamed & { step: string; outcome: string; decision: string; error?: unknown };
 };
-
-/** What a reporter passes: an event without the deprecated fields it derives. */
-export type ToolEventInput<K extends keyof ToolEventMap> = Omit<ToolEventMap[K], 'tool' | 'maxAttempts'>;
 
 /** One event as listeners receive it. */
 export type ToolEvent = Parameters<Listener<ToolEventMap>>[0];

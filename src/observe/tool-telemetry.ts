@@ -3,13 +3,7 @@ import { errorText } from '../errors/error-text.js';
 import type { Emitter } from './emitter.js';
 import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';
-import {
-  type CircuitState,
-  type FailureDecision,
-  type ToolEventInput,
-  type ToolEventMap,
-  toolEvents,
-} from './tool-events.js';
+import { type CircuitState, type FailureDecision, type ToolEventMap, toolEvents } from './tool-events.js';
 import type { TurnTrace } from './trace.js';
 
 /** Where the resilience layer reports: events, metrics, an optional turn trace and the logger. */
@@ -23,9 +17,6 @@ export interface ToolTelemetryOptions {
   /** Default: `util.debuglog('graceful-ai')`. */
   logger?: Logger;
 }
-
-/** @deprecated Use `ToolTelemetryOptions` (the `ai` package exports a different `TelemetryOptions`). */
-export type TelemetryOptions = ToolTelemetryOptions;
 
 /**
  * One entry point per decision: each call updates the metrics, appends to the trace, emits the typed event and
@@ -50,13 +41,13 @@ export class ToolTelemetry {
   }
 
   /** A transient failure will be retried: counts it, logs the warn line, traces `retry`, emits `tool_retry`. */
-  retrying(event: ToolEventInput<'tool_retry'> & { circuitState?: CircuitState }): void {
+  retrying(event: ToolEventMap['tool_retry'] & { circuitState?: CircuitState }): void {
     const { circuitState, ...input } = event;
-    const payload = { ...input, tool: input.toolName, maxAttempts: input.maxRetries + 1 };
+    const payload = input;
     this.metrics.attemptFailed(payload.toolName, payload.classification);
     this.metrics.retried(payload.toolName);
     this.logger.warn(
-      `Tool '${payload.toolName}' failed (attempt ${payload.attempt}/${payload.maxAttempts}), retrying in ` +
+      `Tool '${payload.toolName}' failed (attempt ${payload.attempt}/${payload.maxRetries + 1}), retrying in ` +
         `${(payload.delayMs / 1000).toFixed(1)}s: ${errorText(payload.error)}`,
       { classification: payload.classification },
     );
@@ -73,9 +64,9 @@ export class ToolTelemetry {
   }
 
   /** A call gave up. `ranTool` is false when it was rejected before running (breaker open, deadline). */
-  failed(event: ToolEventInput<'tool_failed'> & { ranTool: boolean; circuitState?: CircuitState }): void {
+  failed(event: ToolEventMap['tool_failed'] & { ranTool: boolean; circuitState?: CircuitState }): void {
     const { ranTool, circuitState, ...input } = event;
-    const payload = { ...input, tool: input.toolName };
+    const payload = input;
     if (ranTool) this.metrics.attemptFailed(payload.toolName, payload.classification);
     this.metrics.callSettled(payload.toolName, payload.attempts > 1, false);
     this.trace?.record({
@@ -91,9 +82,9 @@ export class ToolTelemetry {
   }
 
   /** A call succeeded (after `attempts` attempts). */
-  succeeded(event: ToolEventInput<'tool_succeeded'> & { circuitState?: CircuitState }): void {
+  succeeded(event: ToolEventMap['tool_succeeded'] & { circuitState?: CircuitState }): void {
     const { circuitState, ...input } = event;
-    const payload = { ...input, tool: input.toolName };
+    const payload = input;
     this.metrics.callSettled(payload.toolName, payload.attempts > 1, true);
     this.trace?.record({
       event_type: 'tool_succeeded',
@@ -106,8 +97,8 @@ export class ToolTelemetry {
   }
 
   /** An attempt ran past its per-tool timeout and was abandoned. */
-  timedOut(input: ToolEventInput<'tool_timeout'>): void {
-    const event = { ...input, tool: input.toolName };
+  timedOut(input: ToolEventMap['tool_timeout']): void {
+    const event = input;
     this.metrics.timedOut(event.toolName);
     this.trace?.record({
       event_type: 'tool_timeout',
@@ -119,8 +110,8 @@ export class ToolTelemetry {
   }
 
   /** A breaker changed state (an opening counts in `circuit_breaker_opens`). */
-  circuitChanged(input: ToolEventInput<'circuit_state'>): void {
-    const event = { ...input, tool: input.toolName };
+  circuitChanged(input: ToolEventMap['circuit_state']): void {
+    const event = input;
     if (event.to === 'open') this.metrics.circuitOpened(event.toolName);
     this.logger.info(`Circuit of tool '${event.toolName}': ${event.from} → ${event.to}`);
     this.trace?.record({
@@ -133,9 +124,9 @@ export class ToolTelemetry {
   }
 
   /** A failed tool was answered by its fallback. */
-  fallbackUsed(event: ToolEventInput<'fallback_used'> & { classification?: Classification }): void {
+  fallbackUsed(event: ToolEventMap['fallback_used'] & { classification?: Classification }): void {
     const { classification, ...input } = event;
-    const payload = { ...input, tool: input.toolName };
+    const payload = input;
     this.trace?.record({
       event_type: 'fallback_used',
       toolName: payload.toolName,
@@ -147,14 +138,13 @@ export class ToolTelemetry {
   }
 
   /** A step of a tool plan settled. */
-  planStep(input: ToolEventInput<'plan_step'>): void {
-    const event = { ...input, tool: input.toolName };
+  planStep(input: ToolEventMap['plan_step']): void {
+    const event = input;
     this.trace?.record({
       event_type: 'plan_step',
       toolName: event.toolName,
-      tool_id: event.step,
       error: event.error,
-      decision: `${event.outcome}:${event.decision}`,
+      decision: `${event.step}:${event.outcome}:${event.decision}`,
     });
     this.events.emit('plan_step', event);
   }

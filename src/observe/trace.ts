@@ -9,15 +9,13 @@ export interface TraceEntry {
   event_type: string;
   /** The tool the decision is about (for a turn deadline: `<tool>#<toolCallId>`). */
   toolName: string;
-  /** @deprecated Use `toolName` (the same value, except for `plan_step`, where it is the step's id). */
-  tool_id: string;
   /** The error's text (`name: message`), or null. */
   error: string | null;
   classification: Classification | null;
   circuit_breaker_state: CircuitState | null;
   /** Retries made before this decision (0 on a first attempt). */
   retry_count: number;
-  /** What was decided, e.g. `retry`, `give_up:exhausted`, `open`, `fallback:<name>`, `skip`. */
+  /** What was decided, e.g. `retry`, `give_up:exhausted`, `open`, `fallback:<name>`, `<step>:<outcome>:<decision>`. */
   decision: string;
   /** Clock time in ms. */
   timestamp: number;
@@ -63,9 +61,7 @@ export class TurnTrace {
   /** Appends one decision (stamped with the clock), dropping the oldest past `maxEntries`. */
   record(entry: {
     event_type: string;
-    toolName?: string;
-    /** @deprecated Use `toolName` (pass both only where they differ). */
-    tool_id?: string;
+    toolName: string;
     decision: string;
     error?: unknown;
     classification?: Classification;
@@ -74,8 +70,7 @@ export class TurnTrace {
   }): void {
     this.#entries.push({
       event_type: entry.event_type,
-      toolName: entry.toolName ?? entry.tool_id ?? '',
-      tool_id: entry.tool_id ?? entry.toolName ?? '',
+      toolName: entry.toolName,
       error: traceError(entry.error),
       classification: entry.classification ? { ...entry.classification } : null,
       circuit_breaker_state: entry.circuit_breaker_state ?? null,

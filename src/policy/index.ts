@@ -28,6 +28,7 @@ export {
   retry,
   retryWithOutcome,
 } from './retry.js';
+export { type ResolvedRetryConfig, type RetryConfig, resolveRetryConfig } from './retry-config.js';
 export { decideRetry, type RetryDecision, type RetryDecisionInput } from './retry-decision.js';
 export { notExecutedErrorCodes, notExecutedStatuses, provesNotExecuted } from './safe-retry.js';
 export { type CoordinationOptions, InMemoryCoordination, SharedCooldowns } from './shared-cooldowns.js';
@@ -40,7 +41,6 @@ export {
   type PlanTool,
   runToolPlan,
   type StepOutcome,
-  type StepResult,
   type ToolPlanOptions,
 } from './tool-plan.js';
 export {

@@ -1,21 +1,18 @@
 import type { Classification } from '../classify/types.js';
 import type { FailureDecision } from '../observe/tool-events.js';
 import type { Random } from '../util/time.js';
-import { type BackoffOptions, backoffDelay } from './backoff.js';
+import { backoffDelay } from './backoff.js';
+import type { ResolvedRetryConfig } from './retry-config.js';
 
 /** What one retry decision is made from. */
 export interface RetryDecisionInput {
   /** Retries already made (0 when the first attempt just failed). */
   retriesDone: number;
-  /** Retries allowed after the first attempt. */
-  maxRetries: number;
   /** What the classifier made of the failure; only `transient` is retried. Its `retryAfterMs` is the server's hint. */
   classification: Classification;
-  /** The backoff used when the server gave no hint. */
-  backoff: BackoffOptions;
+  /** The layer's retry settings: `maxRetries`, the backoff used when the server gave no hint, `maxRetryAfterMs`. */
+  config: ResolvedRetryConfig;
   random: Random;
-  /** The longest server-requested delay honoured; a longer one stops the retries at once. */
-  maxRetryAfterMs: number;
   /** What remains of a total time budget, if the layer has one: a delay that does not fit stops the retries. */
   remainingMs?: number;
 }
@@ -37,20 +34,20 @@ export type RetryDecision =
  * not fit the remaining budget stops too.
  */
 export function decideRetry(input: RetryDecisionInput): RetryDecision {
-  const { classification, retriesDone } = input;
+  const { classification, retriesDone, config } = input;
   if (classification.kind !== 'transient') return { retry: false, reason: 'permanent' };
-  if (retriesDone >= input.maxRetries) return { retry: false, reason: 'exhausted' };
+  if (retriesDone >= config.maxRetries) return { retry: false, reason: 'exhausted' };
   const hint = classification.retryAfterMs;
   if (hint !== undefined) {
     const delayMs = Math.max(0, hint);
-    if (delayMs > input.maxRetryAfterMs)
+    if (delayMs > config.maxRetryAfterMs)
       return { retry: false, reason: 'retry_after', retryAfterMs: delayMs };
     if (input.remainingMs !== undefined && delayMs >= input.remainingMs) {
       return { retry: false, reason: 'retry_after', retryAfterMs: delayMs };
     }
     return { retry: true, delayMs, source: 'retry-after' };
   }
-  const delayMs = backoffDelay(retriesDone + 1, input.backoff, input.random);
+  const delayMs = backoffDelay(retriesDone + 1, config, input.random);
   if (input.remainingMs !== undefined && delayMs >= input.remainingMs)
     return { retry: false, reason: 'budget' };
   return { retry: true, delayMs, source: 'backoff' };

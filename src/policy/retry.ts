@@ -6,67 +6,32 @@ import { errorMarker, hasMarker } from '../errors/graceful-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
 import type { CircuitState, FailureDecision } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
-import { deprecatedOption } from '../util/deprecated.js';
 import { isThenable } from '../util/shape.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../util/time.js';
 import {
   checkBoolean,
   checkBudgetMs,
   checkClock,
-  checkCount,
-  checkDelayMs,
   checkFunction,
   checkOptionsObject,
   checkTimeoutMs,
 } from '../util/validate.js';
-import { validateBackoff } from './backoff.js';
 import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
 import { type Coordination, checkCoordination, toolCooldownKey } from './coordination.js';
 import { sleepAfter, startEarly } from './early-check.js';
 import { recordSuccess } from './record-success.js';
+import { type ResolvedRetryConfig, type RetryConfig, resolveRetryConfig } from './retry-config.js';
 import { decideRetry } from './retry-decision.js';
 import { provesNotExecuted } from './safe-retry.js';
 import { abortableSleep } from './sleep.js';
 import { withTimeout } from './timeout.js';
 
-/** Automatic retry settings (`autoRetry` of a tool; `retry()`'s policy). Every field is optional. */
-export interface RetryOptions {
-  /**
-   * Retries after the first attempt, transient errors only.
-   * @default 4
-   */
-  maxRetries?: number;
-  /**
-   * Attempts in all, the first included.
-   * @deprecated Use `maxRetries` (= `maxAttempts − 1`); kept through 0.x.
-   */
-  maxAttempts?: number;
-  /**
-   * Delay before the first retry, in ms.
-   * @default 100
-   */
-  initialDelayMs?: number;
-  /**
-   * Growth of the delay per retry (100, 200, 400, 800 ms).
-   * @default 2
-   */
-  multiplier?: number;
-  /**
-   * Cap of one backoff delay in ms, jitter included.
-   * @default 30000
-   */
-  maxDelayMs?: number;
-  /**
-   * Random spread of each delay as a fraction: 0.1 = ±10%. In [0, 1].
-   * @default 0.1
-   */
-  jitter?: number;
-  /**
-   * The longest server-requested delay (retry-after) honoured, in ms; a longer one stops the retries at once and is
-   * passed on (to the model, for a tool).
-   * @default 60000
-   */
-  maxRetryAfterMs?: number;
+/**
+ * Automatic retry settings (`autoRetry` of a tool; `retry()`'s policy): the shared {@link RetryConfig} (defaults for
+ * tools: 4 retries, 100 ms × 2 capped at 30 s, ±10%, server delays up to 60 s) and a total time budget. Every field
+ * is optional.
+ */
+export interface RetryOptions extends RetryConfig {
   /**
    * No attempt starts later than this many ms after the first (`Infinity` = no budget).
    * @default 2000
@@ -171,34 +136,17 @@ export const defaultRetryOptions = {
   jitter: 0.1,
   maxRetryAfterMs: 60_000,
   maxTotalTimeMs: 2_000,
-} as const satisfies Required<Omit<RetryOptions, 'maxAttempts'>>;
+} as const satisfies Required<RetryOptions>;
 
-/** `RetryOptions` with every default filled in and the deprecated `maxAttempts` folded into `maxRetries`. */
-export type ResolvedRetryOptions = Required<Omit<RetryOptions, 'maxAttempts'>>;
+/** `RetryOptions` with every default filled in. */
+export type ResolvedRetryOptions = ResolvedRetryConfig & { readonly maxTotalTimeMs: number };
 
-/**
- * Checks every field (a `RangeError` or `TypeError` naming `<prefix><field>`) and fills in the defaults. The
- * deprecated `maxAttempts` still works when `maxRetries` is not given.
- */
+/** Checks every field (a `RangeError` or `TypeError` naming `<prefix><field>`) and fills in the defaults. */
 export function resolveRetryOptions(options: RetryOptions, prefix = 'autoRetry.'): ResolvedRetryOptions {
   checkOptionsObject(prefix.slice(0, -1), options);
-  checkCount(`${prefix}maxRetries`, options.maxRetries);
-  checkCount(`${prefix}maxAttempts`, options.maxAttempts, 1);
-  validateBackoff(options, prefix);
-  checkDelayMs(`${prefix}maxRetryAfterMs`, options.maxRetryAfterMs);
   checkBudgetMs(`${prefix}maxTotalTimeMs`, options.maxTotalTimeMs);
-  let { maxRetries } = options;
-  if (maxRetries === undefined && options.maxAttempts !== undefined) {
-    deprecatedOption(`${prefix}maxAttempts`, `${prefix === 'retry.' ? 'autoRetry.' : prefix}maxRetries`);
-    maxRetries = options.maxAttempts - 1;
-  }
   return {
-    maxRetries: maxRetries ?? defaultRetryOptions.maxRetries,
-    initialDelayMs: options.initialDelayMs ?? defaultRetryOptions.initialDelayMs,
-    multiplier: options.multiplier ?? defaultRetryOptions.multiplier,
-    maxDelayMs: options.maxDelayMs ?? defaultRetryOptions.maxDelayMs,
-    jitter: options.jitter ?? defaultRetryOptions.jitter,
-    maxRetryAfterMs: options.maxRetryAfterMs ?? defaultRetryOptions.maxRetryAfterMs,
+    ...resolveRetryConfig(options, defaultRetryOptions, prefix),
     maxTotalTimeMs: options.maxTotalTimeMs ?? defaultRetryOptions.maxTotalTimeMs,
   };
 }
@@ -225,15 +173,49 @@ export async function retryWithOutcome<T>(
   checkBoolean('idempotent', policy.idempotent);
   checkBoolean('keepOwnError', policy.keepOwnError);
   checkCoordination('coordination', policy.coordination);
+  return runRetries(fn, {
+    settings,
+    timeoutMs: policy.timeoutMs,
+    classify: policy.classify ?? ((error: unknown) => classifyError(error)),
+    signal: policy.signal,
+    breaker: policy.breaker,
+    name: policy.name ?? policy.breaker?.name ?? 'anonymous',
+    idempotent: policy.idempotent ?? true,
+    keepOwnError: policy.keepOwnError ?? false,
+    coordination: policy.coordination,
+    clock: policy.clock ?? systemClock,
+    sleep: policy.sleep,
+    random: policy.random ?? systemRandom,
+    telemetry: policy.telemetry ?? defaultTelemetry,
+  });
+}
+
+/** A retried call's settings, checked and resolved where they were given (`retryWithOutcome`, a tool's policy). */
+export interface RetryRun {
+  settings: ResolvedRetryOptions;
+  timeoutMs: number | undefined;
+  classify: (error: unknown) => Classification;
+  signal: AbortSignal | undefined;
+  breaker: CircuitBreaker | undefined;
+  name: string;
+  idempotent: boolean;
+  keepOwnError: boolean;
+  coordination: Coordination | undefined;
+  clock: Clock;
+  /** `undefined`: `abortableSleep`. */
+  sleep: Sleep | undefined;
+  random: Random;
+  telemetry: ToolTelemetry;
+}
+
+/** {@link retryWithOutcome} on settings already checked: nothing is validated per call. */
+export async function runRetries<T>(
+  fn: (context: AttemptContext) => Promise<T> | T,
+  run: RetryRun,
+): Promise<RetryOutcome<T>> {
+  const { settings, clock, random, classify, telemetry, signal, breaker, sleep, coordination } = run;
+  const { idempotent, keepOwnError, name: tool, timeoutMs } = run;
   const budget = settings.maxTotalTimeMs;
-  const clock = policy.clock ?? systemClock;
-  const random = policy.random ?? systemRandom;
-  const classify = policy.classify ?? ((error: unknown) => classifyError(error));
-  const telemetry = policy.telemetry ?? defaultTelemetry;
-  const { signal, breaker, sleep, coordination } = policy;
-  const idempotent = policy.idempotent ?? true;
-  const keepOwnError = policy.keepOwnError ?? false;
-  const tool = policy.name ?? breaker?.name ?? 'anonymous';
   const cooldownKey = toolCooldownKey(tool);
   const start = clock.now();
   let circuitState: CircuitState | undefined;
@@ -308,11 +290,11 @@ export async function retryWithOutcome<T>(
 
     const remaining = budget - (clock.now() - start);
     // At least 1 ms: a retry admitted just inside the budget still gets its (short) attempt.
-    const timeoutMs =
-      policy.timeoutMs === undefined ? undefined : Math.max(1, Math.min(policy.timeoutMs, remaining));
+    const attemptTimeoutMs =
+      timeoutMs === undefined ? undefined : Math.max(1, Math.min(timeoutMs, remaining));
     try {
       const value = await withTimeout((attemptSignal) => fn({ attempt, signal: attemptSignal }), {
-        timeoutMs,
+        timeoutMs: attemptTimeoutMs,
         signal,
         toolName: tool,
         sleep,
@@ -323,8 +305,8 @@ export async function retryWithOutcome<T>(
     } catch (error) {
       const aborted = signal?.aborted === true;
       const classification = aborted ? abortClassification : classify(error);
-      if (ToolTimeoutError.isInstance(error) && timeoutMs !== undefined) {
-        telemetry.timedOut({ toolName: tool, attempt, timeoutMs });
+      if (ToolTimeoutError.isInstance(error) && attemptTimeoutMs !== undefined) {
+        telemetry.timedOut({ toolName: tool, attempt, timeoutMs: attemptTimeoutMs });
       }
       const transient = classification.kind === 'transient';
       if (breaker && permit) {
@@ -344,11 +326,9 @@ export async function retryWithOutcome<T>(
         return fail(error, classification, 'abort', attempt, false);
       const decision = decideRetry({
         retriesDone: attempt - 1,
-        maxRetries: settings.maxRetries,
         classification,
-        backoff: settings,
+        config: settings,
         random,
-        maxRetryAfterMs: settings.maxRetryAfterMs,
         remainingMs: budget - (clock.now() - start),
       });
       if (!decision.retry) {
@@ -398,8 +378,6 @@ export async function retry<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   policy: RetryPolicy = {},
 ): Promise<T> {
-  resolveRetryOptions(policy, '');
-  checkTimeoutMs('timeoutMs', policy.timeoutMs);
   const outcome = await retryWithOutcome(fn, policy);
   if (outcome.ok) return outcome.value;
   throw outcome.error;

@@ -44,9 +44,6 @@ export interface PlanStepResult {
   error?: unknown;
 }
 
-/** @deprecated Use `PlanStepResult` (the `ai` package exports a different `StepResult`). */
-export type StepResult = PlanStepResult;
-
 /** What {@link runToolPlan} resolves with (it never rejects for a failed step). */
 export interface PlanResult {
   /** True when no required step failed (nothing escalated). */

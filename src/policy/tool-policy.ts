@@ -2,7 +2,7 @@ import { classifyError } from '../classify/classify.js';
 import type { Classification, ClassifyOptions, ClassifyOverrides } from '../classify/types.js';
 import type { FailureDecision } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
-import { deprecatedOption } from '../util/deprecated.js';
+import { systemClock, systemRandom } from '../util/time.js';
 import { checkBoolean, checkFunction, checkOptionsObject, checkTimeoutMs } from '../util/validate.js';
 import { CircuitBreaker, type CircuitBreakerOptions, checkBreakerOptions } from './circuit-breaker.js';
 import { type Coordination, checkCoordination } from './coordination.js';
@@ -14,7 +14,7 @@ import {
   type RetryOptions,
   type RetryOutcome,
   resolveRetryOptions,
-  retryWithOutcome,
+  runRetries,
 } from './retry.js';
 
 /** The resilience options of one tool (the vocabulary `gracefulTool` accepts). */
@@ -24,11 +24,6 @@ export interface ToolPolicyOptions extends ClassifyOverrides {
    * 2 s budget); `false` = one attempt.
    */
   autoRetry?: RetryOptions | false;
-  /**
-   * @deprecated Use `autoRetry` (its `maxRetries` counts retries; this one's `maxAttempts` counted attempts). Kept
-   * through 0.x; `autoRetry` wins when both are given.
-   */
-  retry?: RetryOptions | false;
   /** Hard limit per attempt in ms (default: none); capped at what remains of the retry budget. */
   timeoutMs?: number;
   /** The tool's circuit breaker (defaults: 5 failures, 30 s open, 2 trial successes); `false` = none. */
@@ -46,24 +41,6 @@ export interface ToolPolicyOptions extends ClassifyOverrides {
    * `CooldownError`) and, unless `breaker.store` is given, the breaker's state. Default: none.
    */
   coordination?: Coordination;
-}
-
-/** The `autoRetry` option of a tool, with its deprecated 0.1 name `retry` folded in (checked). */
-export function autoRetryOption(
-  options: Pick<ToolPolicyOptions, 'autoRetry' | 'retry'>,
-): RetryOptions | false | undefined {
-  checkOptionsObject('autoRetry', options.autoRetry, true);
-  if (options.retry === undefined) return options.autoRetry;
-  if (typeof options.retry === 'number') {
-    throw new TypeError(
-      `graceful-ai: option 'retry' must be an options object or false; got ${options.retry}. For ` +
-        `${options.retry} automatic retries write autoRetry: { maxRetries: ${options.retry} }; for the model's own ` +
-        'retries after an error it sees, write retries.',
-    );
-  }
-  checkOptionsObject('retry', options.retry, true);
-  deprecatedOption('retry', 'autoRetry');
-  return options.autoRetry ?? options.retry;
 }
 
 /** A tool that answers when the primary one fails for good (permanent, retries exhausted, circuit open). */
@@ -113,10 +90,10 @@ export interface ToolPolicy {
  * anything, and returns the retry settings it resolved.
  */
 export function checkToolPolicyOptions(options: ToolPolicyOptions & PolicyRuntime): ResolvedRetryOptions {
-  const autoRetry = autoRetryOption(options);
+  const { autoRetry } = options;
+  checkOptionsObject('autoRetry', autoRetry, true);
   const retryOptions = resolveRetryOptions(
     autoRetry === false ? { maxRetries: 0, maxTotalTimeMs: Number.POSITIVE_INFINITY } : (autoRetry ?? {}),
-    options.autoRetry === undefined && options.retry !== undefined ? 'retry.' : 'autoRetry.',
   );
   checkTimeoutMs('timeoutMs', options.timeoutMs);
   checkOptionsObject('breaker', options.breaker, true);
@@ -175,19 +152,19 @@ export function createToolPolicy(name: string, options: ToolPolicyOptions & Poli
     classify,
     async run(fn, call = {}) {
       const telemetry = call.telemetry ?? baseTelemetry;
-      const outcome = await retryWithOutcome(fn, {
-        ...retryOptions,
+      const outcome = await runRetries(fn, {
+        settings: retryOptions,
         timeoutMs: options.timeoutMs,
         classify,
         signal: call.signal,
         breaker,
         name,
         idempotent: options.idempotent ?? false,
-        keepOwnError: call.keepOwnError,
+        keepOwnError: call.keepOwnError ?? false,
         coordination,
-        clock: options.clock,
+        clock: options.clock ?? systemClock,
         sleep: options.sleep,
-        random: options.random,
+        random: options.random ?? systemRandom,
         telemetry,
       });
       const { fallback } = call;

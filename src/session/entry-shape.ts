@@ -19,7 +19,7 @@ const isOptionalString = (value: unknown) => value === undefined || isString(val
  * Checks a value parsed from a session file line: an object whose `type` is one of the entry types, with the
  * fields that type needs (a message needs a `role` and `content`). Only a checked entry reaches the history, so
  * a `null` line or a compaction whose `messages` is a string fails the load, naming its line, instead of
- * rebuilding a wrong context. Lines written by 0.1 (no `maxRetries` in `auto_retry_start`) still load.
+ * rebuilding a wrong context.
  */
 export function parseEntry<M extends SessionMessage>(value: unknown): ParsedEntry<M> {
   if (!isObject(value)) {
@@ -28,9 +28,6 @@ export function parseEntry<M extends SessionMessage>(value: unknown): ParsedEntr
   }
   const problem = fieldProblem(value);
   if (problem !== undefined) return { problem: `is not a session entry of its type: ${problem}` };
-  if (value.type === 'auto_retry_start' && value.maxRetries === undefined) {
-    return { entry: { ...value, maxRetries: value.maxAttempts } as unknown as SessionEntry<M> };
-  }
   return { entry: value as unknown as SessionEntry<M> };
 }
 
@@ -54,7 +51,7 @@ function fieldProblem(value: Fields): string | undefined {
       return value.partial === undefined ? undefined : messagesProblem(value.partial, 'partial');
     }
     case 'auto_retry_start':
-      if (![value.attempt, value.delayMs, value.maxRetries ?? value.maxAttempts].every(isNumber)) {
+      if (![value.attempt, value.delayMs, value.maxRetries].every(isNumber)) {
         return '`attempt`, `delayMs` and `maxRetries` must be numbers';
       }
       return isString(value.errorMessage) ? undefined : '`errorMessage` is not a string';

@@ -38,8 +38,6 @@ export type SessionEventMap<M extends SessionMessage = SessionMessage> = {
     attempt: number;
     /** The session's `retry.maxRetries`. */
     maxRetries: number;
-    /** @deprecated Holds `retry.maxRetries` as in 0.1; use `maxRetries`. */
-    maxAttempts: number;
     delayMs: number;
     errorMessage: string;
   };

@@ -6,7 +6,7 @@ import {
 } from '../errors/session-errors.js';
 import { decideRetry } from '../policy/retry-decision.js';
 import { abortableSleep } from '../policy/sleep.js';
-import type { Sleep } from '../util/time.js';
+import { type Random, type Sleep, systemRandom } from '../util/time.js';
 import type { SessionEventMap } from './events.js';
 import type { RetrySettings } from './settings.js';
 
@@ -18,6 +18,8 @@ export interface RetryLifecycleOptions {
   emit: <K extends keyof RetryEventMap>(type: K, payload: RetryEventMap[K]) => void;
   /** Default `abortableSleep`. */
   sleep?: Sleep;
+  /** The jitter's randomness (the session's default jitter is 0); default `Math.random`. */
+  random?: Random;
 }
 
 export interface RetryRequest {
@@ -92,20 +94,13 @@ export class RetryLifecycle {
       // A usage-limit switch (`immediate`) retries at once, but still counts against `maxRetries`.
       const decision = decideRetry({
         retriesDone: this.#attempt,
-        maxRetries: settings.maxRetries,
         classification: {
           kind: 'transient',
           reason: 'session',
           retryAfterMs: request.immediate ? undefined : request.retryAfterMs,
         },
-        backoff: {
-          initialDelayMs: settings.initialDelayMs,
-          multiplier: 2,
-          maxDelayMs: settings.maxDelayMs,
-          jitter: 0,
-        },
-        random: () => 0.5,
-        maxRetryAfterMs: settings.maxRetryAfterMs,
+        config: settings,
+        random: this.#options.random ?? systemRandom,
       });
       if (!decision.retry) {
         if (decision.reason === 'retry_after') {
@@ -125,7 +120,6 @@ export class RetryLifecycle {
       this.#options.emit('auto_retry_start', {
         attempt: this.#attempt,
         maxRetries: settings.maxRetries,
-        maxAttempts: settings.maxRetries,
         delayMs,
         errorMessage: boundedErrorText(error),
       });

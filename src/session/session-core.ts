@@ -86,7 +86,7 @@ export interface SessionCoreOptions<M extends SessionMessage> {
  * transient (retry with backoff or the server's delay) → anything else fails the turn.
  */
 export class SessionCore<M extends SessionMessage, R extends { text: string }> {
-  readonly settings: SessionSettings;
+  #settings: SessionSettings;
   readonly store: SessionStore<M>;
   #context: M[];
   /** The running turn (aborted by `abort()`). */
@@ -104,7 +104,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
 
   constructor(options: SessionCoreOptions<M>) {
     this.#options = options;
-    this.settings = resolveSessionSettings(options.settings);
+    this.#settings = resolveSessionSettings(options.settings);
     checkOptionsObject('classify', options.classify);
     checkFunction('classify.classify', options.classify?.classify);
     checkFunction('compact', options.compact);
@@ -123,7 +123,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
     this.#isUsageLimit = usageLimitMatcher(this.#classifyOptions.patterns);
     this.#emitter = new Emitter<SessionEventMap<M>>(options.logger ?? defaultLogger);
     this.#lifecycle = new RetryLifecycle({
-      settings: () => this.settings.retry,
+      settings: () => this.#settings.retry,
       sleep: options.sleep,
       emit: (type, payload) => {
         try {
@@ -154,13 +154,26 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
     return this.#lifecycle.attempt;
   }
 
+  /** The session's settings: a plain, frozen object; change them with {@link updateSettings}. */
+  get settings(): SessionSettings {
+    return this.#settings;
+  }
+
+  /**
+   * Lays `input` over the current settings, checked as the constructor's option is. The running retry chain reads
+   * them at its next decision.
+   */
+  updateSettings(input: SessionSettingsInput): void {
+    this.#settings = resolveSessionSettings(input, this.#settings);
+  }
+
   get autoRetryEnabled(): boolean {
-    return this.settings.retry.enabled;
+    return this.#settings.retry.enabled;
   }
 
   setAutoRetryEnabled(enabled: boolean): void {
     checkBoolean('enabled', enabled);
-    this.settings.retry.enabled = enabled;
+    this.updateSettings({ retry: { enabled } });
   }
 
   /** Resolves when the running retry chain ends (at once when none runs). */
@@ -292,7 +305,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
         return { retry: true };
       case 'transient': {
         const retryAfterMs = classification.retryAfterMs;
-        const tooLong = retryAfterMs !== undefined && retryAfterMs > this.settings.retry.maxRetryAfterMs;
+        const tooLong = retryAfterMs !== undefined && retryAfterMs > this.#settings.retry.maxRetryAfterMs;
         // A reset window too long to wait for is a usage limit too: the hook may switch before we give up.
         const immediate = tooLong && (await this.#usageLimitSwitched(error, signal));
         return this.#lifecycle.retry(error, { retryAfterMs, immediate, signal });
@@ -307,7 +320,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
 
   async #usageLimitSwitched(error: unknown, signal: AbortSignal): Promise<boolean> {
     const hook = this.#options.onUsageLimit;
-    if (hook === undefined || !this.settings.retry.enabled) return false;
+    if (hook === undefined || !this.#settings.retry.enabled) return false;
     const switched = (await hook(error)) === true;
     signal.throwIfAborted();
     return switched;

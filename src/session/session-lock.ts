@@ -57,7 +57,7 @@ export class SessionLock {
   static acquire(path: string, options: SessionLockOptions): SessionLock {
     const { fs } = options;
     const dir = `${path}.lock`;
-    makeLockDir(path, dir, options);
+    makeLockDir(dir, options.fs);
     const own = ownHolder(fs);
     for (let round = 0; round < maxRounds; round++) {
       const top = highestGeneration(fs, dir);
@@ -105,30 +105,13 @@ export class SessionLock {
   }
 }
 
-/** Creates the lock directory; a 0.1 lock file in its place is taken over when its process is gone. */
-function makeLockDir(path: string, dir: string, options: SessionLockOptions): void {
-  const { fs } = options;
-  for (let round = 0; round < 2; round++) {
-    try {
-      fs.mkdirSync(dir, { mode: 0o700 });
-      return;
-    } catch (error) {
-      if (errorCode(error) !== 'EEXIST') throw error;
-    }
-    try {
-      fs.readdirSync(dir);
-      return;
-    } catch (error) {
-      if (errorCode(error) !== 'ENOTDIR') throw error;
-    }
-    // A 0.1 lock: a file holding the pid.
-    const pid = Number.parseInt(readQuietly(fs, dir) ?? '', 10);
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && options.isProcessAlive(pid)) {
-      throw new SessionLockedError({ path, pid });
-    }
-    unlinkQuietly(fs, dir);
+/** Creates the lock directory; one already there holds earlier openers' generations. */
+function makeLockDir(dir: string, fs: SessionFs): void {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
   }
-  throw new SessionLockedError({ path });
 }
 
 function generations(fs: SessionFs, dir: string): number[] {

@@ -296,13 +296,6 @@ describe.each(transports)('Anthropic Messages over $name', (t) => {
       expect(streamed.text).toEqual({ value: 'Hello' });
     });
 
-    it('the deprecated anthropic-overloaded format is the anthropic format', async () => {
-      const { model } = await start([
-        reply.text(text, { fault: streamFault.error({ afterChars: 5, format: 'anthropic-overloaded' }) }),
-      ]);
-      expect((await consume(model)).errors[0]).toMatchObject({ statusCode: 529, type: 'overloaded_error' });
-    });
-
     it('cut after N characters: the deltas before it, then the stream iterator rejects', async () => {
       const { model } = await start([reply.text(text, { fault: streamFault.cut({ afterChars: 5 }) })]);
       const streamed = await consume(model);

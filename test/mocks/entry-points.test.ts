@@ -1,7 +1,6 @@
 /**
  * The transports' entry points: MSW handlers (`graceful-ai/testing/msw`) per provider base URL (custom ones, one
- * proxy URL for two providers, the routes they claim and the ones they leave alone), and the deprecated 0.x names
- * `openaiHandlers` and `startMockOpenAI`, which keep working as aliases of `mockHandlers` and `startMockServer`.
+ * proxy URL for two providers, the routes they claim and the ones they leave alone).
  * That `graceful-ai/testing` itself needs no msw is checked on the packed package (test/package/pack.test.ts).
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
@@ -10,10 +9,9 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { generateText } from 'ai';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { reply, startMockOpenAI, startMockServer } from '../../mocks/index.js';
-import { mockHandlers, type OpenAIHandlers, openaiHandlers } from '../../mocks/msw.js';
-import { defaultLogger } from '../../src/observe/logger.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { reply } from '../../mocks/index.js';
+import { mockHandlers } from '../../mocks/msw.js';
 
 describe('MSW handlers', () => {
   const server = setupServer();
@@ -53,56 +51,5 @@ describe('MSW handlers', () => {
     expect(tokens.status).toBe(404);
     expect(tokens.headers.get('x-should-retry')).toBe('false');
     expect(((await tokens.json()) as { error: { code: string } }).error.code).toBe('mock_not_found');
-  });
-
-  it('openaiHandlers (deprecated) is mockHandlers: its baseURL is baseURLs.openai, the other wires are served too', async () => {
-    const debug = vi.spyOn(defaultLogger, 'debug');
-    const handlers: OpenAIHandlers = openaiHandlers([reply.text('a'), reply.text('b')], {
-      baseURL: 'https://openai-proxy.example/v1',
-    });
-    openaiHandlers([]);
-    server.use(...handlers);
-    const openai = createOpenAI({ apiKey: 'k', baseURL: 'https://openai-proxy.example/v1' });
-    expect((await generateText({ model: openai.responses('m'), prompt: 'hi', maxRetries: 0 })).text).toBe(
-      'a',
-    );
-    const anthropic = createAnthropic({ apiKey: 'k' });
-    expect((await generateText({ model: anthropic('m'), prompt: 'hi', maxRetries: 0 })).text).toBe('b');
-    expect(handlers.requests.map((r) => r.api)).toEqual(['responses', 'messages']);
-    const lines = debug.mock.calls.map(([line]) => line).filter((line) => line.includes('openaiHandlers'));
-    expect(lines).toEqual([
-      "'openaiHandlers' is deprecated; use 'mockHandlers' (it keeps working through 0.x)",
-    ]);
-    debug.mockRestore();
-  });
-});
-
-describe('startMockOpenAI (deprecated)', () => {
-  it('is startMockServer with url = urls.openai, and notes the deprecation once', async () => {
-    const debug = vi.spyOn(defaultLogger, 'debug');
-    const old = await startMockOpenAI({ script: [reply.text('old')] });
-    const current = await startMockServer({ script: [] });
-    try {
-      expect(old.url).toBe(old.urls.openai);
-      expect(Object.keys(current)).not.toContain('url');
-      const model = createOpenAI({ apiKey: 'k', baseURL: old.url }).chat('m');
-      expect((await generateText({ model, prompt: 'hi', maxRetries: 0 })).text).toBe('old');
-      expect(old.requests).toHaveLength(1);
-      old.setScript([reply.text('again')]);
-      expect(old.requests).toHaveLength(0);
-      await expect(startMockOpenAI({ script: [], port: -1 })).rejects.toThrow(
-        /^startMockOpenAI: option 'port'/,
-      );
-      await expect(startMockServer({ script: [], port: -1 })).rejects.toThrow(
-        /^startMockServer: option 'port'/,
-      );
-      const lines = debug.mock.calls.map(([line]) => line).filter((line) => line.includes('startMockOpenAI'));
-      expect(lines).toEqual([
-        "'startMockOpenAI' is deprecated; use 'startMockServer' (it keeps working through 0.x)",
-      ]);
-    } finally {
-      debug.mockRestore();
-      await Promise.all([old.close(), current.close()]);
-    }
   });
 });

@@ -337,7 +337,7 @@ describe.each(transports)('fault kit over $name', (t) => {
 
       it('Anthropic-style overloaded_error inside a 200 stream, before and after output', async () => {
         const overloaded = (afterChars: number) =>
-          reply.text(text, { fault: streamFault.error({ afterChars, format: 'anthropic-overloaded' }) });
+          reply.text(text, { fault: streamFault.error({ afterChars, format: 'anthropic' }) });
         const { model } = await start([overloaded(0), overloaded(5)]);
         const before = await consume(model);
         const after = await consume(model);

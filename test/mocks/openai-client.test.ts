@@ -9,17 +9,17 @@ import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   fault,
-  type MockOpenAIServer,
+  type MockServer,
   reply,
   type Script,
-  startMockOpenAI,
+  startMockServer,
   streamFault,
 } from '../../mocks/index.js';
-import { openaiHandlers } from '../../mocks/msw.js';
+import { mockHandlers } from '../../mocks/msw.js';
 
-let mock: MockOpenAIServer;
+let mock: MockServer;
 beforeAll(async () => {
-  mock = await startMockOpenAI({ script: [] });
+  mock = await startMockServer({ script: [] });
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -29,7 +29,7 @@ afterAll(() => mock.close());
 /** A client of the loopback mock playing `script`. */
 function clientFor(script: Script, maxRetries = 0): OpenAI {
   mock.setScript(script);
-  return new OpenAI({ baseURL: mock.url, apiKey: 'test', maxRetries });
+  return new OpenAI({ baseURL: mock.urls.openai, apiKey: 'test', maxRetries });
 }
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
@@ -264,9 +264,9 @@ describe('network errors', () => {
   });
 
   it('a truly refused connection (a closed port) is the same APIConnectionError, caused by ECONNREFUSED', async () => {
-    const closed = await startMockOpenAI({ script: [] });
+    const closed = await startMockServer({ script: [] });
     await closed.close();
-    const client = new OpenAI({ baseURL: closed.url, apiKey: 'test', maxRetries: 0 });
+    const client = new OpenAI({ baseURL: closed.urls.openai, apiKey: 'test', maxRetries: 0 });
     const error = await client.chat.completions.create(chat).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.APIConnectionError);
     expect(causeCode(error)).toBe('ECONNREFUSED');
@@ -291,7 +291,7 @@ describe('network errors', () => {
       '%s: APIConnectionError caused by %s (MSW prints it as an unhandled exception)',
       async (failure, code) => {
         const printed = vi.spyOn(console, 'error').mockImplementation(() => {});
-        msw.use(...openaiHandlers([fault.networkError({ failure })]));
+        msw.use(...mockHandlers([fault.networkError({ failure })]));
         const client = new OpenAI({ apiKey: 'test', maxRetries: 0 });
         const error = await client.chat.completions.create(chat).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(OpenAI.APIConnectionError);

@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderApiError } from '../../mocks/api-errors.js';
-import { fault, type MockOpenAIServer, reply, startMockOpenAI, streamFault } from '../../mocks/index.js';
-import { openaiHandlers } from '../../mocks/msw.js';
+import { fault, type MockServer, reply, startMockServer, streamFault } from '../../mocks/index.js';
+import { mockHandlers } from '../../mocks/msw.js';
 import { goDuration, openaiErrors } from '../../mocks/openai-errors.js';
 import type { ApiErrorStep } from '../../mocks/vocabulary.js';
 
@@ -172,7 +172,7 @@ describe('streamFault.responseFailed', () => {
       ),
     );
     const fault = { kind: 'error', afterChars: 0, format: 'response.failed', errorEvent: 'yes' };
-    expect(() => openaiHandlers([{ kind: 'text', text: 'x', fault } as never])).toThrow(
+    expect(() => mockHandlers([{ kind: 'text', text: 'x', fault } as never])).toThrow(
       new TypeError('mock script step 0 (text): fault.errorEvent must be a boolean'),
     );
   });
@@ -187,15 +187,15 @@ describe('streamFault.responseFailed', () => {
 });
 
 describe('on the wire', () => {
-  let mock: MockOpenAIServer;
+  let mock: MockServer;
   beforeAll(async () => {
-    mock = await startMockOpenAI({ script: [] });
+    mock = await startMockServer({ script: [] });
   });
   afterAll(() => mock.close());
 
   const events = async (step: ReturnType<typeof reply.text>) => {
     mock.setScript([step]);
-    const response = await fetch(`${mock.url}/responses`, {
+    const response = await fetch(`${mock.urls.openai}/responses`, {
       method: 'POST',
       body: JSON.stringify({ model: 'gpt-4o', input: 'hi', stream: true }),
     });

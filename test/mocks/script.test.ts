@@ -2,8 +2,8 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { fault, reply, type Step, startMockOpenAI, streamFault } from '../../mocks/index.js';
-import { mockHandlers, openaiHandlers } from '../../mocks/msw.js';
+import { fault, reply, type Step, startMockServer, streamFault } from '../../mocks/index.js';
+import { mockHandlers } from '../../mocks/msw.js';
 import { transports } from './harness.js';
 
 describe('steps are validated at construction', () => {
@@ -133,17 +133,17 @@ describe('steps are validated at construction', () => {
 
   it('a hand-written script names the step index and the field', () => {
     const steps = [reply.text('ok'), { kind: 'text', text: 'x', delayMs: -1 }] as Step[];
-    expect(() => openaiHandlers(steps)).toThrow(RangeError);
-    expect(() => openaiHandlers(steps)).toThrow(
+    expect(() => mockHandlers(steps)).toThrow(RangeError);
+    expect(() => mockHandlers(steps)).toThrow(
       /^mock script step 1 \(text\): option 'delayMs' must be a number of ms in \[0, 2147483647\]; got -1\.$/,
     );
-    expect(() => openaiHandlers([{ kind: 'sing' } as unknown as Step])).toThrow(
+    expect(() => mockHandlers([{ kind: 'sing' } as unknown as Step])).toThrow(
       /mock script step 0 \(sing\): kind must be one of text, toolCalls, http, networkError/,
     );
   });
 
   it('a loopback server refuses an invalid script before listening', async () => {
-    await expect(startMockOpenAI({ script: [{ kind: 'text' } as Step] })).rejects.toThrow(
+    await expect(startMockServer({ script: [{ kind: 'text' } as Step] })).rejects.toThrow(
       /step 0 \(text\): text must be a string/,
     );
   });
@@ -181,17 +181,20 @@ describe.each(transports)('request-time rules over $name', (t) => {
 
 describe('unparseable requests get HTTP 400 with a JSON error', () => {
   it('over the loopback server (and unknown paths get 404)', async () => {
-    const mock = await startMockOpenAI({ script: [reply.text('never used')] });
+    const mock = await startMockServer({ script: [reply.text('never used')] });
     try {
-      const response = await fetch(`${mock.url}/chat/completions`, { method: 'POST', body: '{not json' });
+      const response = await fetch(`${mock.urls.openai}/chat/completions`, {
+        method: 'POST',
+        body: '{not json',
+      });
       expect(response.status).toBe(400);
       const body = (await response.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe('mock_unparseable_request');
       expect(body.error.message).toMatch(/^mock could not parse the request body/);
       expect(mock.requests).toMatchObject([{ api: 'chat', body: undefined, stream: false }]);
-      expect((await fetch(`${mock.url}/models`)).status).toBe(404);
+      expect((await fetch(`${mock.urls.openai}/models`)).status).toBe(404);
       // The unparseable request did not use up the step.
-      const openai = createOpenAI({ apiKey: 'k', baseURL: mock.url });
+      const openai = createOpenAI({ apiKey: 'k', baseURL: mock.urls.openai });
       expect((await generateText({ model: openai.chat('m'), prompt: 'hi', maxRetries: 0 })).text).toBe(
         'never used',
       );
@@ -203,9 +206,9 @@ describe('unparseable requests get HTTP 400 with a JSON error', () => {
 
 describe('the loopback server', () => {
   it('setScript replaces the script and clears the recorded requests in place', async () => {
-    const mock = await startMockOpenAI({ script: [reply.text('first')] });
+    const mock = await startMockServer({ script: [reply.text('first')] });
     try {
-      const model = createOpenAI({ apiKey: 'k', baseURL: mock.url }).chat('m');
+      const model = createOpenAI({ apiKey: 'k', baseURL: mock.urls.openai }).chat('m');
       await generateText({ model, prompt: 'hi', maxRetries: 0 });
       const requests = mock.requests;
       mock.setScript([reply.text('second')]);
@@ -218,12 +221,12 @@ describe('the loopback server', () => {
   });
 
   it('stamps requests and answers with the injected clock', async () => {
-    const mock = await startMockOpenAI({
+    const mock = await startMockServer({
       script: [reply.text('x')],
       clock: { now: () => 1_700_000_000_500 },
     });
     try {
-      const model = createOpenAI({ apiKey: 'k', baseURL: mock.url }).chat('m');
+      const model = createOpenAI({ apiKey: 'k', baseURL: mock.urls.openai }).chat('m');
       const result = await generateText({ model, prompt: 'hi', maxRetries: 0 });
       expect(mock.requests[0]?.time).toBe(1_700_000_000_500);
       expect(result.response.timestamp).toEqual(new Date(1_700_000_000_000));
@@ -233,10 +236,10 @@ describe('the loopback server', () => {
   });
 
   it('close() ends a stalled stream instead of waiting for it', async () => {
-    const mock = await startMockOpenAI({
+    const mock = await startMockServer({
       script: [reply.text('Hello', { fault: streamFault.stall({ afterChars: 2 }) })],
     });
-    const response = await fetch(`${mock.url}/chat/completions`, {
+    const response = await fetch(`${mock.urls.openai}/chat/completions`, {
       method: 'POST',
       body: JSON.stringify({ model: 'm', stream: true, messages: [] }),
     });

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fault, reply, type Step, startMockOpenAI, startMockServer, streamFault } from '../../mocks/index.js';
-import { mockHandlers, openaiHandlers } from '../../mocks/msw.js';
+import { fault, reply, type Step, startMockServer, streamFault } from '../../mocks/index.js';
+import { mockHandlers } from '../../mocks/msw.js';
 import { maxTimerMs } from '../../src/util/validate.js';
 
 /** The kinds of numeric field, the rule each message states, values it must refuse and values it must take. */
@@ -149,7 +149,7 @@ const BUILDERS: [where: string, build: Build, fields: Field[]][] = [
     ] as const
   ).map(([kind, step, fields]): [string, Build, Field[]] => [
     `mock script step 1 (${kind})`,
-    (o) => openaiHandlers([reply.text('ok'), { ...step, ...o } as Step]),
+    (o) => mockHandlers([reply.text('ok'), { ...step, ...o } as Step]),
     [...fields],
   ]),
 ];
@@ -187,27 +187,25 @@ describe('numeric options are validated where they are given', () => {
     expect(rejected.length).toBeGreaterThan(cases.length * 5);
   });
 
-  it.each(
-    KINDS.port.bad.flatMap((value) => [
-      { where: 'startMockServer', start: startMockServer, value },
-      { where: 'startMockOpenAI', start: startMockOpenAI, value },
-    ]),
-  )('$where port = $value is refused before listening', async ({ where, start, value }) => {
-    const started = start({ script: [], port: value as number });
-    await expect(started).rejects.toThrow(typeof value === 'number' ? RangeError : TypeError);
-    await expect(started).rejects.toThrow(
-      `${where}: option 'port' must be ${KINDS.port.rule}; got ${shown(value)}.`,
-    );
-  });
+  it.each(KINDS.port.bad.map((value) => ({ where: 'startMockServer', start: startMockServer, value })))(
+    '$where port = $value is refused before listening',
+    async ({ where, start, value }) => {
+      const started = start({ script: [], port: value as number });
+      await expect(started).rejects.toThrow(typeof value === 'number' ? RangeError : TypeError);
+      await expect(started).rejects.toThrow(
+        `${where}: option 'port' must be ${KINDS.port.rule}; got ${shown(value)}.`,
+      );
+    },
+  );
 
-  it('startMockOpenAI takes port 0 (any free port)', async () => {
-    const mock = await startMockOpenAI({ script: [], port: 0 });
+  it('startMockServer takes port 0 (any free port)', async () => {
+    const mock = await startMockServer({ script: [], port: 0 });
     await mock.close();
   });
 
   it('a delay is accepted exactly when it is a timer-sized number of ms, by builders and scripts alike', () => {
     const byBuilder = (delayMs: number) => () => reply.text('x', { delayMs });
-    const byScript = (delayMs: number) => () => openaiHandlers([{ kind: 'text', text: 'x', delayMs }]);
+    const byScript = (delayMs: number) => () => mockHandlers([{ kind: 'text', text: 'x', delayMs }]);
     fc.assert(
       fc.property(fc.integer({ min: 0, max: maxTimerMs }), (delayMs) => {
         expect(byBuilder(delayMs)).not.toThrow();
@@ -241,7 +239,7 @@ describe('streamFault.endEarly finish', () => {
     expect(() => streamFault.endEarly(bad as never)).toThrow(
       new TypeError("streamFault.endEarly: finish must be 'other' or left out, got stop"),
     );
-    expect(() => openaiHandlers([{ kind: 'text', text: 'x', fault: bad as never }])).toThrow(
+    expect(() => mockHandlers([{ kind: 'text', text: 'x', fault: bad as never }])).toThrow(
       /^mock script step 0 \(text\): fault\.finish must be 'other' or left out, got stop$/,
     );
   });
@@ -299,10 +297,10 @@ describe('a misspelled option is a type error', () => {
       // @ts-expect-error budget is tokens or requests
       streamFault.responseFailed({ afterChars: 0, rateLimit: { budget: 'tpm' } }),
       // @ts-expect-error prot is not an option
-      startMockOpenAI({ script: [], prot: 0 }),
+      startMockServer({ script: [], prot: 0 }),
       // @ts-expect-error baseUrl is not an option (baseURL is)
-      openaiHandlers([], { baseUrl: 'http://x' }),
-      // @ts-expect-error baseURL is openaiHandlers' option; mockHandlers takes baseURLs
+      mockHandlers([], { baseUrl: 'http://x' }),
+      // @ts-expect-error baseURL is not an option (baseURLs, one per provider, is)
       mockHandlers([], { baseURL: 'http://x' }),
       // @ts-expect-error gemini is not a provider key (google is)
       mockHandlers([], { baseURLs: { gemini: 'http://x' } }),
@@ -326,8 +324,8 @@ describe('a misspelled option is a type error', () => {
       fault.rateLimit({ budget: 'requests', retryAfterHeader: false, rateLimitHeaders: false }),
       fault.networkError({ failure: 'dns' }),
       streamFault.responseFailed({ afterChars: 0, code: 'rate_limit_exceeded', rateLimit: { model: 'o3' } }),
-      startMockOpenAI({ script: [], port: 0 }),
-      openaiHandlers([], { baseURL: 'http://x' }),
+      startMockServer({ script: [], port: 0 }),
+      mockHandlers([], { baseURLs: { openai: 'http://x' } }),
       mockHandlers([], { baseURLs: { openai: 'http://x', anthropic: 'http://y', google: 'http://z' } }),
       startMockServer({ script: [], port: 0 }),
       reply.text('x', { reasoning: 'hmm' }),

@@ -19,7 +19,7 @@ describe('npm pack', () => {
     ]);
     expect(exports['graceful-ai']).toContain('gracefulTool');
     expect(exports['graceful-ai/testing']).toContain('startMockServer');
-    expect(exports['graceful-ai/testing/msw']).toEqual(['mockHandlers', 'openaiHandlers']);
+    expect(exports['graceful-ai/testing/msw']).toEqual(['mockHandlers']);
     // Without msw (packCheck also ran a strict tsc there, skipLibCheck: false, and it passed): the testing entry
     // loads and answers, and only the MSW entry fails, naming msw.
     expect(withoutMsw.testing).toEqual(exports['graceful-ai/testing']);

@@ -10,13 +10,8 @@ import {
 } from 'ai';
 import { type Coordination, checkCoordination } from '../../../src/policy/coordination.js';
 import { defaultTurnTimeoutMs, type TurnDeadlineReport } from '../../../src/policy/turn-deadline.js';
-import { deprecatedOption } from '../../../src/util/deprecated.js';
 import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../../src/util/validate.js';
-import {
-  checkStreamGuardOptions,
-  reportFailureKey,
-  type StreamGuardOptions,
-} from '../stream-guard/options.js';
+import { reportFailureKey, resolveOptions, type StreamGuardOptions } from '../stream-guard/options.js';
 import { guardMiddleware } from '../stream-guard/stream-guard.js';
 import { type GracefulRepairOptions, gracefulRepairToolCall } from '../tools/graceful-repair-tool-call.js';
 import { type GracefulToolOptions, gracefulTools } from '../tools/graceful-tool.js';
@@ -33,8 +28,6 @@ export interface GracefulCallOptions {
    * @default {}
    */
   streamGuard?: StreamGuardOptions | false;
-  /** @deprecated Use `streamGuard` (the same value); kept through 0.x. `streamGuard` wins when both are given. */
-  graceful?: StreamGuardOptions | false;
   /**
    * Defaults for `gracefulTools` applied to `tools` (default `{}`: every tool becomes a graceful tool with the
    * standard retries and model-visible errors; tools you wrapped yourself keep their options). `false` leaves the
@@ -94,22 +87,21 @@ export function checkCallOptions(
   options: Omit<SdkCallOptions, 'model'> & GracefulCallOptions,
   prefix = '',
 ): void {
-  const { streamGuard: guardOption, graceful, turnTimeoutMs } = options;
+  checkOwnOptions(options, prefix);
+  // Named `streamGuard.<option>`: the call's own `maxRetries` is checked under its bare name.
+  if (options.streamGuard) resolveOptions(options.streamGuard, `${prefix}streamGuard.`);
+}
+
+/** {@link checkCallOptions} but the guard's own options (resolved, and so checked, where the guard is built). */
+function checkOwnOptions(options: Omit<SdkCallOptions, 'model'> & GracefulCallOptions, prefix: string): void {
+  const { turnTimeoutMs } = options;
   // The SDK checks its own `maxRetries`; the guard takes it over, so it is checked here.
   checkCount(`${prefix}maxRetries`, options.maxRetries);
   if (turnTimeoutMs !== false) checkTimeoutMs(`${prefix}turnTimeoutMs`, turnTimeoutMs);
-  checkOptionsObject(`${prefix}streamGuard`, guardOption, true);
+  checkOptionsObject(`${prefix}streamGuard`, options.streamGuard, true);
   checkOptionsObject(`${prefix}gracefulTools`, options.gracefulTools, true);
   checkFunction(`${prefix}onTurnDeadline`, options.onTurnDeadline);
   checkCoordination(`${prefix}coordination`, options.coordination);
-  const guardSettings = guardOption ?? graceful;
-  // Named `streamGuard.<option>`: the call's own `maxRetries` is checked above under its bare name.
-  if (guardSettings) {
-    checkStreamGuardOptions(
-      guardSettings,
-      `${prefix}${guardOption === undefined ? 'graceful.' : 'streamGuard.'}`,
-    );
-  }
   checkSdkTimeout(options.timeout, `${prefix}timeout`);
 }
 
@@ -140,17 +132,14 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
 ): GuardedCall<O> {
   // The result is typed as `O` (without our keys at run time): `Omit` would break the SDK's prompt union.
   const {
-    streamGuard: guardOption,
-    graceful,
+    streamGuard: guardSettings,
     gracefulTools: toolDefaults,
     turnTimeoutMs = defaultCallOptions.turnTimeoutMs,
     onTurnDeadline,
     coordination,
     ...rest
   } = options;
-  checkCallOptions(options);
-  if (graceful !== undefined) deprecatedOption('graceful', 'streamGuard');
-  const guardSettings = guardOption ?? graceful;
+  checkOwnOptions(options, '');
   let sdkOptions = rest as unknown as O;
   if (toolDefaults !== false && options.tools) {
     sdkOptions = {
@@ -168,18 +157,21 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
   const middleware =
     guardSettings === false
       ? undefined
-      : guardMiddleware({
-          // The guard's own count (or its 0.1 name) wins over the call's `maxRetries`.
-          ...(guardSettings?.maxRetries === undefined && guardSettings?.maxStreamRetries === undefined
-            ? { maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries }
-            : {}),
-          stallTimeoutMs: api === 'streamText' ? chunkMs : undefined,
-          coordination,
-          ...guardSettings,
-          [reportFailureKey]: (error: unknown) => {
-            failure ??= { error };
-          },
-        });
+      : guardMiddleware(
+          resolveOptions(
+            {
+              // The guard's own count wins over the call's `maxRetries`.
+              maxRetries: options.maxRetries ?? defaultCallOptions.maxRetries,
+              stallTimeoutMs: api === 'streamText' ? chunkMs : undefined,
+              coordination,
+              ...guardSettings,
+              [reportFailureKey]: (error: unknown) => {
+                failure ??= { error };
+              },
+            },
+            'streamGuard.',
+          ),
+        );
   // The deadline's timer starts last, so an invalid option above leaves no timer behind.
   const turn =
     turnTimeoutMs === false ? undefined : withTurnDeadline(sdkOptions, { turnTimeoutMs, onTurnDeadline });

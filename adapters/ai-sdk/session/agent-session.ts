@@ -183,8 +183,17 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
     return this.#core.store;
   }
 
+  /** The session's settings: a plain, frozen object; change them with {@link updateSettings}. */
   get settings(): SessionSettings {
     return this.#core.settings;
+  }
+
+  /**
+   * Lays `input` over the current settings, checked as the constructor's `settings` are (a `RangeError`/`TypeError`
+   * naming `settings.retry.<field>`). A running retry chain reads them at its next decision.
+   */
+  updateSettings(input: SessionSettingsInput): void {
+    this.#core.updateSettings(input);
   }
 
   get autoRetryEnabled(): boolean {

@@ -138,7 +138,7 @@ export class GuardedCall {
     const single =
       this.options.reportFailure === undefined ||
       this.params.abortSignal?.aborted === true ||
-      this.options.maxRetries === 0 ||
+      this.options.retry.maxRetries === 0 ||
       this.#earlyErrors.length === 1;
     return single ? error : sdkRetryError(this.#earlyErrors, exhausted);
   }
@@ -151,11 +151,9 @@ export class GuardedCall {
   #retryDecision(classification: Classification): RetryDecision {
     return decideRetry({
       retriesDone: this.#retries,
-      maxRetries: this.options.maxRetries,
       classification,
-      backoff: this.options.backoff,
+      config: this.options.retry,
       random: this.options.random,
-      maxRetryAfterMs: this.options.maxRetryAfterMs,
     });
   }
 

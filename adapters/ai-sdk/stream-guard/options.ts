@@ -3,19 +3,20 @@
  * its attempt records. The middleware factory is `stream-guard.ts`; one guarded call is `guarded-call.ts`.
  */
 import type { ClassifyOverrides } from '../../../src/classify/types.js';
-import type { EventOf, EventSink } from '../../../src/observe/emitter.js';
+import type { EventOf } from '../../../src/observe/emitter.js';
 import { defaultLogger } from '../../../src/observe/logger.js';
-import { type BackoffOptions, validateBackoff } from '../../../src/policy/backoff.js';
 import { type Coordination, checkCoordination } from '../../../src/policy/coordination.js';
+import {
+  type ResolvedRetryConfig,
+  type RetryConfig,
+  resolveRetryConfig,
+} from '../../../src/policy/retry-config.js';
 import { abortableSleep } from '../../../src/policy/sleep.js';
 import type { AttemptRecord } from '../../../src/stream/attempt-record.js';
-import { deprecatedOption } from '../../../src/util/deprecated.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../../../src/util/time.js';
 import {
   checkBoolean,
   checkClock,
-  checkCount,
-  checkDelayMs,
   checkFunction,
   checkOneOf,
   checkOptionsObject,
@@ -43,43 +44,13 @@ export type StreamGuardEventMap = {
 /** One stream guard event as an `onEvent` listener receives it: the payload with its `type`. */
 export type StreamGuardEvent = EventOf<StreamGuardEventMap>;
 
-/** Options of {@link streamGuard}. Every field is optional. */
-export interface StreamGuardOptions {
-  /**
-   * New streamed requests after a transient failure before any content was emitted (retries after the first
-   * request, the AI SDK's word). After content there is never a second stream: see `degrade`.
-   * @default 2
-   */
-  maxRetries?: number;
-  /** @deprecated Use `maxRetries` (the same count); kept through 0.x. */
-  maxStreamRetries?: number;
-  /**
-   * Delay before the first new request, in ms.
-   * @default 1000
-   */
-  initialDelayMs?: number;
-  /**
-   * Growth of the delay per retry.
-   * @default 2
-   */
-  multiplier?: number;
-  /**
-   * Cap of one backoff delay in ms, jitter included.
-   * @default 30000
-   */
-  maxDelayMs?: number;
-  /**
-   * Random spread of each delay as a fraction: 0.1 = ±10%. In [0, 1].
-   * @default 0.1
-   */
-  jitter?: number;
-  /** @deprecated Use the top-level `initialDelayMs`, `multiplier`, `maxDelayMs`, `jitter`; kept through 0.x. */
-  backoff?: Partial<BackoffOptions>;
-  /**
-   * The longest server-requested delay (retry-after) honoured, in ms; a longer one ends the retries at once.
-   * @default 60000
-   */
-  maxRetryAfterMs?: number;
+/**
+ * Options of {@link streamGuard}. Every field is optional. The retry fields are the shared `RetryConfig`; for the guard
+ * `maxRetries` counts new streamed requests after a transient failure before any content was emitted (after content
+ * there is never a second stream: see `degrade`), with defaults 2 retries, 1000 ms × 2 capped at 30 s, ±10%, server
+ * delays up to 60 s.
+ */
+export interface StreamGuardOptions extends RetryConfig {
   /**
    * After content, recover a transient failure (see `recovery` and `continuation`); `false` makes such failures
    * terminal.
@@ -126,8 +97,6 @@ export interface StreamGuardOptions {
   coordination?: Coordination;
   /** Receives `stream_retry`, `stream_degraded` and `stream_failed`; a throwing listener is logged and ignored. */
   onEvent?: (event: StreamGuardEvent) => void;
-  /** @deprecated Use `onEvent`; any object with an `emit(type, payload)` method still works through 0.x. */
-  events?: EventSink<StreamGuardEventMap>;
   /** Injected for tests (default: the system clock). */
   clock?: Clock;
   /** The backoff waits, injected for tests (default: `abortableSleep`). The stall watch runs on the global timers. */
@@ -155,31 +124,6 @@ const recoveryModes: readonly RecoveryMode[] = ['generate', 'stream'];
 export const GUARD_METADATA_KEY = 'graceful-ai';
 
 /**
- * Checks the guard's options: a `RangeError`/`TypeError` naming `<prefix><option>` (the drop-ins pass
- * `streamGuard.`, so a bad guard count is not mistaken for the call's own `maxRetries`).
- */
-export function checkStreamGuardOptions(options: StreamGuardOptions, prefix = ''): void {
-  checkOptionsObject(prefix === '' ? 'streamGuard' : prefix.slice(0, -1), options);
-  checkCount(`${prefix}maxRetries`, options.maxRetries);
-  checkCount(`${prefix}maxStreamRetries`, options.maxStreamRetries);
-  validateBackoff(options, prefix);
-  checkOptionsObject(`${prefix}backoff`, options.backoff);
-  if (options.backoff) validateBackoff(options.backoff, `${prefix}backoff.`);
-  checkDelayMs(`${prefix}maxRetryAfterMs`, options.maxRetryAfterMs);
-  checkBoolean(`${prefix}degrade`, options.degrade);
-  checkOneOf(`${prefix}recovery`, options.recovery, recoveryModes);
-  checkOneOf(`${prefix}continuation`, options.continuation, continuationOptions);
-  checkTimeoutMs(`${prefix}stallTimeoutMs`, options.stallTimeoutMs);
-  checkOptionsObject(`${prefix}classify`, options.classify);
-  checkCoordination(`${prefix}coordination`, options.coordination);
-  checkFunction(`${prefix}onEvent`, options.onEvent);
-  checkOptionsObject(`${prefix}events`, options.events);
-  checkClock(`${prefix}clock`, options.clock);
-  checkFunction(`${prefix}sleep`, options.sleep);
-  checkFunction(`${prefix}random`, options.random);
-}
-
-/**
  * The drop-ins' private option (a symbol key, so no user option can collide): the guard then surfaces a failure it
  * cannot recover the AI SDK's way — an `error` part, so `onError`, `onEnd` and the UI error chunk happen — and
  * reports it here, so the drop-in can make `result.text` reject with it instead of passing a partial (or empty) answer
@@ -190,35 +134,35 @@ export const reportFailureKey: unique symbol = Symbol('graceful-ai.streamGuard.r
 /** The guard's options with the drop-ins' private failure reporter. */
 export type DropInGuardOptions = StreamGuardOptions & { [reportFailureKey]?: (error: unknown) => void };
 
-/** The guard's options, checked (a `RangeError`/`TypeError` naming the option) and with every default filled in. */
-export function resolveOptions(options: DropInGuardOptions): Resolved {
-  checkStreamGuardOptions(options);
-  if (options.maxStreamRetries !== undefined) deprecatedOption('maxStreamRetries', 'maxRetries');
-  if (options.backoff !== undefined)
-    deprecatedOption('backoff', 'initialDelayMs, multiplier, maxDelayMs, jitter');
-  if (options.events !== undefined) deprecatedOption('events', 'onEvent');
+/**
+ * The guard's options, checked where they are given (a `RangeError`/`TypeError` naming `<prefix><option>`; the
+ * drop-ins pass `streamGuard.`, so a bad guard count is not mistaken for the call's own `maxRetries`) and with every
+ * default filled in.
+ */
+export function resolveOptions(options: DropInGuardOptions, prefix = ''): Resolved {
+  checkOptionsObject(prefix === '' ? 'streamGuard' : prefix.slice(0, -1), options);
+  const retry = resolveRetryConfig(options, defaultStreamGuardOptions, prefix);
+  checkBoolean(`${prefix}degrade`, options.degrade);
+  checkOneOf(`${prefix}recovery`, options.recovery, recoveryModes);
+  checkOneOf(`${prefix}continuation`, options.continuation, continuationOptions);
+  checkTimeoutMs(`${prefix}stallTimeoutMs`, options.stallTimeoutMs);
+  checkOptionsObject(`${prefix}classify`, options.classify);
+  checkCoordination(`${prefix}coordination`, options.coordination);
+  checkFunction(`${prefix}onEvent`, options.onEvent);
+  checkClock(`${prefix}clock`, options.clock);
+  checkFunction(`${prefix}sleep`, options.sleep);
+  checkFunction(`${prefix}random`, options.random);
   const d = defaultStreamGuardOptions;
-  const legacy = options.backoff ?? {};
-  const { onEvent, events } = options;
+  const { onEvent } = options;
   return {
-    maxRetries: options.maxRetries ?? options.maxStreamRetries ?? d.maxRetries,
-    backoff: {
-      initialDelayMs: options.initialDelayMs ?? legacy.initialDelayMs ?? d.initialDelayMs,
-      multiplier: options.multiplier ?? legacy.multiplier ?? d.multiplier,
-      maxDelayMs: options.maxDelayMs ?? legacy.maxDelayMs ?? d.maxDelayMs,
-      jitter: options.jitter ?? legacy.jitter ?? d.jitter,
-    },
-    maxRetryAfterMs: options.maxRetryAfterMs ?? d.maxRetryAfterMs,
+    retry,
     degrade: options.degrade ?? d.degrade,
     recovery: options.recovery ?? d.recovery,
     continuation: options.continuation ?? d.continuation,
     stallTimeoutMs: options.stallTimeoutMs,
     classify: options.classify,
     coordination: options.coordination,
-    emit: (type, payload) => {
-      events?.emit(type, payload);
-      if (onEvent) emitTo(onEvent, type, payload);
-    },
+    emit: onEvent === undefined ? () => {} : (type, payload) => emitTo(onEvent, type, payload),
     clock: options.clock ?? systemClock,
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? systemRandom,
@@ -241,9 +185,8 @@ function emitTo<K extends keyof StreamGuardEventMap>(
 
 /** The guard's options as its parts use them (`GuardedCall`, `StreamAttempt`); not part of the package's API. */
 export interface Resolved {
-  maxRetries: number;
-  backoff: BackoffOptions;
-  maxRetryAfterMs: number;
+  /** `maxRetries`, the backoff and `maxRetryAfterMs`. */
+  retry: ResolvedRetryConfig;
   degrade: boolean;
   recovery: RecoveryMode;
   continuation: ContinuationOption;

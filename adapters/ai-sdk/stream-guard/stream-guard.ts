@@ -5,7 +5,7 @@
 import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provider';
 import { coordinatedModel } from './coordinated-model.js';
 import { GuardedCall } from './guarded-call.js';
-import { type DropInGuardOptions, resolveOptions, type StreamGuardOptions } from './options.js';
+import { type Resolved, resolveOptions, type StreamGuardOptions } from './options.js';
 
 /**
  * A LanguageModelV4 middleware that recovers failed model calls without ever re-streaming a spent request:
@@ -27,18 +27,17 @@ import { type DropInGuardOptions, resolveOptions, type StreamGuardOptions } from
  * @example wrapLanguageModel({ model: openai('gpt-4o'), middleware: streamGuard() })
  */
 export function streamGuard(options: StreamGuardOptions = {}): LanguageModelV4Middleware {
-  return guardMiddleware(options);
+  return guardMiddleware(resolveOptions(options));
 }
 
-/** {@link streamGuard} with the drop-ins' private failure reporter (not exported from the package). */
-export function guardMiddleware(options: DropInGuardOptions): LanguageModelV4Middleware {
-  const resolved = resolveOptions(options);
+/** The guard on options already resolved (`resolveOptions`; the drop-ins resolve theirs when a call starts). */
+export function guardMiddleware(resolved: Resolved): LanguageModelV4Middleware {
   const { coordination } = resolved;
   // Shared cool-downs wrap the provider model, so every attempt the guard makes is gated and reported.
   const modelOf = (model: LanguageModelV4) =>
     coordination === undefined
       ? model
-      : coordinatedModel(model, { ...resolved, coordination, maxWaitMs: resolved.maxRetryAfterMs });
+      : coordinatedModel(model, { ...resolved, coordination, maxWaitMs: resolved.retry.maxRetryAfterMs });
   return {
     specificationVersion: 'v4',
     wrapStream: ({ model, params }) => new GuardedCall(modelOf(model), params, resolved).stream(),

@@ -78,8 +78,6 @@ export interface RetryInfo {
   retry: number;
   /** The tool's budget (`retries`): when `retry === retries`, this is the last attempt before the run fails. */
   retries: number;
-  /** @deprecated Use `retries` (the same number); kept through 0.x. */
-  maxRetries: number;
   /** The tool's name, when known (see `GracefulToolOptions.name`). */
   toolName: string | undefined;
 }
@@ -268,7 +266,7 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     if (typeof execOptions?.toolCallId === 'string') remember(execOptions.toolCallId);
     const toolName = settings.name ?? nameFromHistory(messages, ids);
     const retry = toolName === undefined ? 0 : failuresInARow(messages, toolName);
-    const info: RetryInfo = { retry, retries, maxRetries: retries, toolName };
+    const info: RetryInfo = { retry, retries, toolName };
     if (execOptions !== null && typeof execOptions === 'object') retryInfos.set(execOptions, info);
     const call: ToolInvocation = {
       execute: originalExecute,

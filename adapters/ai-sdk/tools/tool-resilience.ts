@@ -7,7 +7,6 @@ import { InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
 import { checkCoordination } from '../../../src/policy/coordination.js';
 import { checkPolicyRuntime, type PolicyRuntime } from '../../../src/policy/retry.js';
 import {
-  autoRetryOption,
   checkToolPolicyOptions,
   createToolPolicy,
   type PolicyFallback,
@@ -177,7 +176,7 @@ export function resilientInvoker<C extends ResilientInvocation>(
 ): ((call: C, onAnsweredBy: (tool: string) => void) => unknown) | undefined {
   checkResilienceShape(options);
   if (
-    autoRetryOption(options) === false &&
+    options.autoRetry === false &&
     options.breaker === false &&
     !options.timeoutMs &&
     !options.fallback &&

@@ -90,7 +90,7 @@ describe.each(apis)('classifying what the OpenAI %s provider throws', (api) => {
     const overloaded = await streamErrors(
       api,
       reply.text('Hello world', {
-        fault: streamFault.error({ afterChars: 5, format: 'anthropic-overloaded' }),
+        fault: streamFault.error({ afterChars: 5, format: 'anthropic' }),
       }),
     );
     expect(overloaded.map((e) => classifyError(e, { unknown: 'permanent' }).kind)).toEqual(['transient']);

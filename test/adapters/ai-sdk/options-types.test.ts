@@ -32,7 +32,7 @@ const tools = { weather };
 describe('a misspelled option is a type error', () => {
   it('in gracefulTool and gracefulTools (checked by tsc; never run)', () => {
     const typeChecks = () => [
-      // @ts-expect-error retry is no count: autoRetry: { maxRetries: 3 } (or retries) is
+      // @ts-expect-error retry is not an option (autoRetry: { maxRetries: 3 } or retries is)
       gracefulTool(weather, { retry: 3 }),
       // @ts-expect-error retrys is not an option (retries is)
       gracefulTool(weather, { retrys: 2 }),
@@ -73,9 +73,11 @@ describe('a misspelled option is a type error', () => {
         fallback: { name: 'weather_backup', tool: weather },
       }),
       gracefulTool(weather, {
-        retry: { maxAttempts: 3, maxTotalTimeMs: Number.POSITIVE_INFINITY },
+        autoRetry: { maxRetries: 2, maxTotalTimeMs: Number.POSITIVE_INFINITY },
         breaker: false,
       }),
+      // @ts-expect-error retry is not an option (autoRetry is)
+      gracefulTool(weather, { retry: { maxRetries: 2 } }),
       gracefulTool(weather, { autoRetry: false, fallback: weather }),
       gracefulTools({ weather }, { retries: 0, autoRetry: { maxRetries: 1, maxRetryAfterMs: 5000 } }),
       gracefulRepairToolCall({ retries: 1, maxErrorChars: 1000 }),
@@ -89,9 +91,11 @@ describe('a misspelled option is a type error', () => {
       streamGuard({ maxRetry: 2 }),
       // @ts-expect-error stallTimeout is not an option (stallTimeoutMs is)
       streamGuard({ stallTimeout: 5000 }),
-      // @ts-expect-error initialDelay is not a backoff field (initialDelayMs is)
-      streamGuard({ backoff: { initialDelay: 100 } }),
-      // Spelled right (the deprecated names too), it compiles.
+      // @ts-expect-error initialDelay is not an option (initialDelayMs is)
+      streamGuard({ initialDelay: 100 }),
+      // @ts-expect-error the backoff fields are flat: no backoff object
+      streamGuard({ backoff: { initialDelayMs: 100 } }),
+      // Spelled right, it compiles.
       streamGuard({
         maxRetries: 2,
         initialDelayMs: 500,
@@ -102,7 +106,6 @@ describe('a misspelled option is a type error', () => {
         stallTimeoutMs: 10_000,
         degrade: false,
       }),
-      streamGuard({ maxStreamRetries: 1, backoff: { initialDelayMs: 100, jitter: 0 } }),
     ];
     expect(typeChecks).toBeTypeOf('function');
   });
@@ -141,7 +144,8 @@ describe('a misspelled option is a type error', () => {
         onTurnDeadline: () => {},
       }),
       generateText({ model, messages: [], maxRetries: 0, turnTimeoutMs: false, streamGuard: false }),
-      generateText({ model, prompt: 'hi', graceful: { maxStreamRetries: 1 } }),
+      // @ts-expect-error graceful is not an option (streamGuard is)
+      generateText({ model, prompt: 'hi', graceful: { maxRetries: 1 } }),
       withTurnDeadline({ stopWhen: isStepCount(3) }, { turnTimeoutMs: 60_000 }),
       // @ts-expect-error turnTimeout is not a withTurnDeadline setting (turnTimeoutMs is)
       withTurnDeadline({}, { turnTimeout: 60_000 }),
@@ -174,7 +178,7 @@ describe('a misspelled option is a type error', () => {
       new AgentSession({ model, settings: { retries: { maxRetries: 1 } } }),
       // @ts-expect-error settings is not spelled setting
       new AgentSession({ model, setting: { retry: { maxRetries: 1 } } }),
-      // Spelled right (the deprecated baseDelayMs too), it compiles.
+      // Spelled right, it compiles.
       new AgentSession({
         model,
         settings: {
@@ -189,6 +193,8 @@ describe('a misspelled option is a type error', () => {
         stopWhen: [isStepCount(5)],
         callOptions: { turnTimeoutMs: 60_000, streamGuard: { stallTimeoutMs: 5000 } },
       }),
+      new AgentSession({ model, settings: { retry: { initialDelayMs: 500, jitter: 0.1 } } }),
+      // @ts-expect-error baseDelayMs is not a retry setting (initialDelayMs is)
       new AgentSession({ model, settings: { retry: { baseDelayMs: 500 } } }),
     ];
     expect(typeChecks).toBeTypeOf('function');

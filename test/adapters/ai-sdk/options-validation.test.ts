@@ -3,7 +3,7 @@
  * session is built, a drop-in call starts), before any request: a number outside its rule is a `RangeError`,
  * anything else a `TypeError`, and the message names the option with its prefix (`autoRetry.maxRetries`,
  * `streamGuard.maxRetries`, `settings.retry.maxRetries`, `breaker.openMs`). Also the regressions that motivated it:
- * 0.1 took `maxStreamRetries: NaN` as "retry forever" and a drop-in's `maxRetries: NaN` sent 50 requests.
+ * 0.1 took a guard's `maxRetries: NaN` as "retry forever" and a drop-in's `maxRetries: NaN` sent 50 requests.
  */
 import { PassThrough } from 'node:stream';
 import { isStepCount, jsonSchema, tool } from 'ai';
@@ -48,14 +48,12 @@ const toolFields = (pathPrefix = ''): Field[] => [
   field('graceful', 'boolean', `${pathPrefix}graceful`),
   field('idempotent', 'boolean', `${pathPrefix}idempotent`),
   ...retryFields('autoRetry.', `${pathPrefix}autoRetry.`),
-  ...retryFields('retry.', `${pathPrefix}retry.`),
   ...breakerFields(`${pathPrefix}breaker.`),
 ];
 
 /** `streamGuard()` options; the drop-ins name them `streamGuard.<option>`. */
 const guardFields = (prefix = ''): Field[] => [
   field(`${prefix}maxRetries`, 'count'),
-  field(`${prefix}maxStreamRetries`, 'count'),
   field(`${prefix}initialDelayMs`, 'delayMs'),
   field(`${prefix}multiplier`, 'multiplier'),
   field(`${prefix}maxDelayMs`, 'delayMs'),
@@ -63,10 +61,6 @@ const guardFields = (prefix = ''): Field[] => [
   field(`${prefix}maxRetryAfterMs`, 'delayMs'),
   field(`${prefix}stallTimeoutMs`, 'timeoutMs'),
   field(`${prefix}degrade`, 'boolean'),
-  field(`${prefix}backoff.initialDelayMs`, 'delayMs'),
-  field(`${prefix}backoff.multiplier`, 'multiplier'),
-  field(`${prefix}backoff.maxDelayMs`, 'delayMs'),
-  field(`${prefix}backoff.jitter`, 'jitter'),
 ];
 
 /** The drop-ins' own options, the guard's under `streamGuard.`, and the SDK's chunk timeout the guard takes over. */
@@ -81,9 +75,6 @@ const dropInFields: Field[] = [
   field('timeout.toolMs', 'callTimeoutMs'),
   field('timeout.tools.weatherMs', 'callTimeoutMs'),
   ...guardFields('streamGuard.'),
-  field('graceful.maxRetries', 'count'),
-  field('graceful.stallTimeoutMs', 'timeoutMs'),
-  field('graceful.backoff.jitter', 'jitter'),
 ];
 
 /** The SDK's own timeouts, which the drop-ins check for it (the SDK does not): each becomes a timer. */
@@ -157,7 +148,8 @@ const FAMILIES: Family[] = [
         ['enabled', 'boolean'],
         ['maxRetries', 'count'],
         ['initialDelayMs', 'delayMs'],
-        ['baseDelayMs', 'delayMs'],
+        ['multiplier', 'multiplier'],
+        ['jitter', 'jitter'],
         ['maxDelayMs', 'delayMs'],
         ['maxRetryAfterMs', 'delayMs'],
       ] as const
@@ -177,7 +169,7 @@ const FAMILIES: Family[] = [
 const { all } = describeOptionFamilies(
   'adapter options: every numeric option is checked where it is given',
   FAMILIES,
-  4 * 24 + 2 + 13 + 2 * 24 + 24 + 1 + 6 + 9,
+  4 * 15 + 2 + 8 + 2 * 16 + 15 + 1 + 7 + 9,
   5,
 );
 
@@ -413,20 +405,20 @@ describe('adapter options: a value of the wrong type is a TypeError naming the o
 });
 
 describe('adapter options: the issue’s regressions', () => {
-  it('streamGuard({ maxStreamRetries: NaN }) throws at once (0.1 retried a 503 over 200 times)', () => {
-    const call = () => streamGuard({ maxStreamRetries: Number.NaN });
+  it('streamGuard({ maxRetries: NaN }) throws at once (0.1 retried a 503 over 200 times)', () => {
+    const call = () => streamGuard({ maxRetries: Number.NaN });
     expect(call).toThrow(RangeError);
-    expect(call).toThrow(message('maxStreamRetries', KINDS.count.rule, Number.NaN));
+    expect(call).toThrow(message('maxRetries', KINDS.count.rule, Number.NaN));
   });
 
-  it('streamGuard({ maxStreamRetries: 2 }) sends exactly 3 requests on a lasting 503', async () => {
+  it('streamGuard({ maxRetries: 2 }) sends exactly 3 requests on a lasting 503', async () => {
     const doStream = vi.fn(async () => {
       throw apiError(503);
     });
     const result = streamText({
       model: new MockLanguageModelV4({ doStream }),
       prompt: 'hi',
-      streamGuard: { maxStreamRetries: 2, sleep: async () => {} },
+      streamGuard: { maxRetries: 2, sleep: async () => {} },
     });
     await result.consumeStream();
     expect(doStream).toHaveBeenCalledTimes(3);
@@ -533,14 +525,6 @@ describe('adapter options: the issue’s regressions', () => {
     expect(() => new AgentSession({ model: answering(), callOptions: { timeout: 'soon' as never } })).toThrow(
       new TypeError(message('callOptions.timeout', KINDS.timeoutMs.rule, 'soon')),
     );
-  });
-
-  it('gracefulTool(t, { retry: 3 }) is a TypeError that tells what to write', () => {
-    const call = () => gracefulTool(weather, { retry: 3 as never });
-    expect(call).toThrow(TypeError);
-    expect(call).toThrow("option 'retry' must be an options object or false; got 3");
-    expect(call).toThrow('autoRetry: { maxRetries: 3 }');
-    expect(call).toThrow(/for the model's own retries after an error it sees, write retries\./);
   });
 
   it("gracefulTool(t, { autoRetry: 'x' }) and gracefulTool(t, { breaker: 5 }) are TypeErrors", () => {

@@ -28,7 +28,6 @@ describe('RPC round trip with a real child process', () => {
           type: 'auto_retry_start',
           attempt: 1,
           maxRetries: 3,
-          maxAttempts: 3,
           delayMs: 10,
           errorMessage: 'The server is overloaded or not ready yet.',
         },

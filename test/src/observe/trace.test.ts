@@ -8,7 +8,7 @@ describe('TurnTrace', () => {
     for (let i = 0; i < 5; i++) {
       trace.record({
         event_type: 'tool_retry',
-        tool_id: `t${i}`,
+        toolName: `t${i}`,
         decision: 'retry',
         error: new Error(`e${i}`),
         classification: { kind: 'transient', reason: 'status:503' },
@@ -20,11 +20,9 @@ describe('TurnTrace', () => {
     const json = JSON.parse(JSON.stringify(trace));
     expect(json.dropped).toBe(2);
     expect(json.entries).toHaveLength(3);
-    // Recorded with the deprecated `tool_id` only: `toolName` carries the same value.
     expect(json.entries[0]).toEqual({
       event_type: 'tool_retry',
       toolName: 't2',
-      tool_id: 't2',
       error: 'Error: e2',
       classification: { kind: 'transient', reason: 'status:503' },
       circuit_breaker_state: 'closed',
@@ -34,15 +32,9 @@ describe('TurnTrace', () => {
     });
   });
 
-  it('takes toolName and writes the deprecated tool_id alongside', () => {
-    const trace = new TurnTrace();
-    trace.record({ event_type: 'x', toolName: 'weather', decision: 'ok' });
-    expect(trace.entries[0]).toMatchObject({ toolName: 'weather', tool_id: 'weather' });
-  });
-
   it('stores errors as bounded text and missing fields as null', () => {
     const trace = new TurnTrace();
-    trace.record({ event_type: 'x', tool_id: 't', decision: 'ok', error: 'y'.repeat(5_000) });
+    trace.record({ event_type: 'x', toolName: 't', decision: 'ok', error: 'y'.repeat(5_000) });
     expect(trace.entries[0]!.error).toHaveLength(1000);
     expect(trace.entries[0]).toMatchObject({
       classification: null,

@@ -106,12 +106,11 @@ export interface Field {
 }
 export const field = (name: string, kind: KindName, path = name): Field => ({ name, kind, path });
 
-/** The fields of a retry policy (`autoRetry`, deprecated `retry`, `retry()`'s policy), under `prefix`. */
+/** The fields of a retry policy (`autoRetry`, `retry()`'s policy), under `prefix`. */
 export const retryFields = (prefix: string, pathPrefix = prefix): Field[] =>
   (
     [
       ['maxRetries', 'count'],
-      ['maxAttempts', 'positiveInt'],
       ['initialDelayMs', 'delayMs'],
       ['multiplier', 'multiplier'],
       ['maxDelayMs', 'delayMs'],

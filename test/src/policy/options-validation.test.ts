@@ -17,7 +17,8 @@ import { withTimeout } from '../../../src/policy/timeout.js';
 import { runToolPlan } from '../../../src/policy/tool-plan.js';
 import { createToolPolicy } from '../../../src/policy/tool-policy.js';
 import { TurnDeadline } from '../../../src/policy/turn-deadline.js';
-import { resolveSessionSettings } from '../../../src/session/settings.js';
+import { SessionCore } from '../../../src/session/session-core.js';
+import { resolveSessionSettings, type SessionSettingsInput } from '../../../src/session/settings.js';
 import { maxTimerMs } from '../../../src/util/validate.js';
 import {
   breakerFields,
@@ -44,7 +45,8 @@ const sessionRetryFields = (
     ['enabled', 'boolean'],
     ['maxRetries', 'count'],
     ['initialDelayMs', 'delayMs'],
-    ['baseDelayMs', 'delayMs'],
+    ['multiplier', 'multiplier'],
+    ['jitter', 'jitter'],
     ['maxDelayMs', 'delayMs'],
     ['maxRetryAfterMs', 'delayMs'],
   ] as const
@@ -63,7 +65,6 @@ const FAMILIES: Family[] = [
     call: (o) => createToolPolicy('t', o),
     fields: [
       ...retryFields('autoRetry.'),
-      ...retryFields('retry.'),
       field('timeoutMs', 'timeoutMs'),
       field('idempotent', 'boolean'),
       ...breakerFields(),
@@ -109,10 +110,10 @@ const FAMILIES: Family[] = [
     fields: sessionRetryFields,
   },
   {
-    // `session.settings.retry` is live: a change at run time is checked as the option was.
-    where: 'settings.retry changed at run time',
+    // A change at run time (`updateSettings`) is checked as the option was.
+    where: 'SessionCore.updateSettings',
     sync: true,
-    call: (o) => Object.assign(resolveSessionSettings().retry, (o as { retry: object }).retry),
+    call: (o) => new SessionCore({}).updateSettings(o as SessionSettingsInput),
     fields: sessionRetryFields,
   },
   {
@@ -126,7 +127,7 @@ const FAMILIES: Family[] = [
 const { all } = describeOptionFamilies(
   'core options: every numeric option is checked where it is given',
   FAMILIES,
-  71,
+  61,
   6,
 );
 
@@ -169,10 +170,10 @@ describe('core options: a value of the wrong type is a TypeError naming the opti
     })),
     {
       where: 'createToolPolicy',
-      option: 'retry',
+      option: 'autoRetry',
       rule: objectOrFalse,
       value: 'x',
-      call: () => createToolPolicy('t', { retry: 'x' as never }),
+      call: () => createToolPolicy('t', { autoRetry: 'x' as never }),
     },
     {
       where: 'createToolPolicy',
@@ -367,28 +368,16 @@ describe('core options: a bad option never runs anything', () => {
 });
 
 describe('session settings changed at run time', () => {
-  it.each([
-    'maxRetries',
-    'maxDelayMs',
-    'initialDelayMs',
-    'baseDelayMs',
-    'maxRetryAfterMs',
-    'enabled',
-  ] as const)('settings.retry.%s cannot be unset (undefined would mean no bound)', (name) => {
-    const { retry } = resolveSessionSettings();
-    expect(() => Object.assign(retry, { [name]: undefined })).toThrow(
-      new TypeError(`graceful-ai: option 'settings.retry.${name}' cannot be set to undefined.`),
+  it('a plain, frozen object: a change goes through updateSettings, checked as the option is, or not at all', () => {
+    const core = new SessionCore({ settings: { retry: { maxRetries: 2 } } });
+    expect(Object.isFrozen(core.settings.retry)).toBe(true);
+    core.updateSettings({ retry: { maxRetries: 5, initialDelayMs: 10 } });
+    expect(core.settings.retry).toMatchObject({ maxRetries: 5, initialDelayMs: 10, enabled: true });
+    expect(() => core.updateSettings({ retry: { maxRetries: Number.NaN } })).toThrow(
+      new RangeError(message('settings.retry.maxRetries', KINDS.count.rule, Number.NaN)),
     );
-  });
-
-  it('a valid change applies, and a refused one leaves the setting as it was', () => {
-    const { retry } = resolveSessionSettings({ retry: { maxRetries: 2 } });
-    retry.maxRetries = 5;
-    retry.baseDelayMs = 10;
-    expect(() => {
-      retry.maxRetries = Number.NaN;
-    }).toThrow(RangeError);
-    expect(retry).toMatchObject({ maxRetries: 5, initialDelayMs: 10, baseDelayMs: 10 });
+    expect(() => core.updateSettings({ retry: { initialDelayMs: thirtyDaysMs } })).toThrow(RangeError);
+    expect(core.settings.retry).toMatchObject({ maxRetries: 5, initialDelayMs: 10 });
   });
 });
 
@@ -400,11 +389,9 @@ describe('resolveRetryOptions and decideRetry (property)', () => {
     for (let retriesDone = 0; retriesDone <= cap; retriesDone++) {
       const decision = decideRetry({
         retriesDone,
-        maxRetries: resolved.maxRetries,
         classification: transient,
-        backoff: resolved,
+        config: resolved,
         random: () => 0.5,
-        maxRetryAfterMs: resolved.maxRetryAfterMs,
       });
       if (!decision.retry) {
         expect(decision.reason).toBe('exhausted');
@@ -422,14 +409,6 @@ describe('resolveRetryOptions and decideRetry (property)', () => {
         const resolved = resolveRetryOptions({ maxRetries });
         expect(resolved.maxRetries).toBe(maxRetries);
         expect(retriesGranted(resolved, 1000)).toBe(maxRetries);
-      }),
-    );
-  });
-
-  it('the deprecated maxAttempts in [1, 1001] grants maxAttempts − 1 retries', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1001 }), (maxAttempts) => {
-        expect(retriesGranted(resolveRetryOptions({ maxAttempts }), 1001)).toBe(maxAttempts - 1);
       }),
     );
   });

@@ -9,15 +9,34 @@ const transient = (retryAfterMs?: number): Classification => ({
   ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
 });
 
-const input = (over: Partial<RetryDecisionInput> = {}): RetryDecisionInput => ({
-  retriesDone: 0,
+const config = {
   maxRetries: 3,
-  classification: transient(),
-  backoff: { initialDelayMs: 100, multiplier: 2, maxDelayMs: 30_000, jitter: 0 },
-  random: () => 0.5,
+  initialDelayMs: 100,
+  multiplier: 2,
+  maxDelayMs: 30_000,
+  jitter: 0,
   maxRetryAfterMs: 60_000,
-  ...over,
-});
+};
+
+/** The input with `over` laid over it; a config field in `over` changes the config. */
+const input = (
+  over: Partial<Omit<RetryDecisionInput, 'config'>> & Partial<typeof config> = {},
+): RetryDecisionInput => {
+  const {
+    retriesDone = 0,
+    classification = transient(),
+    random = () => 0.5,
+    remainingMs,
+    ...configOver
+  } = over;
+  return {
+    retriesDone,
+    classification,
+    random,
+    config: { ...config, ...configOver },
+    ...(remainingMs === undefined ? {} : { remainingMs }),
+  };
+};
 
 describe('decideRetry: the one retry rule', () => {
   it('retries only transient failures', () => {
@@ -82,7 +101,7 @@ describe('decideRetry: the one retry rule', () => {
               maxRetries,
               retriesDone,
               classification: transient(hint),
-              backoff: { initialDelayMs: 100, multiplier: 2, maxDelayMs: 30_000, jitter },
+              jitter,
               random: () => r,
             }),
           );

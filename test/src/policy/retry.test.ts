@@ -60,7 +60,7 @@ describe('retry: delays and attempts', () => {
     await retry(fn, {
       ...virtualTime(),
       classify: () => ({ kind: 'transient', reason: 'test' }),
-      maxAttempts: 3,
+      maxRetries: 2,
       telemetry: isolatedTelemetry().telemetry,
     }).catch(() => {});
     expect(fn).toHaveBeenCalledTimes(3);
@@ -89,7 +89,7 @@ describe('retry: total budget', () => {
     await retry(() => Promise.reject(unavailable()), {
       ...virtualTime(),
       random: mid,
-      maxAttempts: 2,
+      maxRetries: 1,
       classify: () => ({ kind: 'transient', reason: 'status:429', retryAfterMs: 700 }),
       telemetry,
     }).catch(() => {});
@@ -140,7 +140,7 @@ describe('retry: total budget', () => {
           maxDelayMs: fc.integer({ min: 0, max: 3_000 }),
           jitter: fc.double({ min: 0, max: 0.99, noNaN: true }),
           maxTotalTimeMs: fc.integer({ min: 0, max: 10_000 }),
-          maxAttempts: fc.integer({ min: 1, max: 8 }),
+          maxRetries: fc.integer({ min: 0, max: 7 }),
         }),
         fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), {
           minLength: 8,
@@ -160,7 +160,7 @@ describe('retry: total budget', () => {
             },
             { ...policy, ...time, random: () => randoms[r++]!, telemetry },
           );
-          expect(starts.length).toBeLessThanOrEqual(policy.maxAttempts);
+          expect(starts.length).toBeLessThanOrEqual(policy.maxRetries + 1);
           for (const start of starts.slice(1)) expect(start).toBeLessThan(policy.maxTotalTimeMs);
           for (const event of seen) {
             if (event.type !== 'tool_retry') continue;

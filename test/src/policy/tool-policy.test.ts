@@ -73,8 +73,8 @@ describe('createToolPolicy: breaker counts attempts', () => {
     expect(await p.breaker!.state()).toBe('closed');
   });
 
-  it('breaker: false and retry: false give one bare attempt', async () => {
-    const { p } = policy({ breaker: false, retry: false });
+  it('breaker: false and autoRetry: false give one bare attempt', async () => {
+    const { p } = policy({ breaker: false, autoRetry: false });
     const fn = vi.fn(() => Promise.reject(unavailable()));
     for (let i = 0; i < 10; i++)
       expect(await p.run(fn)).toMatchObject({ decision: 'exhausted', attempts: 1 });
@@ -122,7 +122,7 @@ describe('createToolPolicy: fallback', () => {
     });
     expect(outcome).toEqual({ ok: true, value: 'sunny', attempts: 1, answeredBy: 'weather_backup' });
     expect(seen.find((e) => e.type === 'fallback_used')).toMatchObject({
-      tool: 'weather',
+      toolName: 'weather',
       fallback: 'weather_backup',
     });
   });
@@ -151,14 +151,14 @@ describe('createToolPolicy: fallback', () => {
 
 describe('createToolPolicy: validation and observability', () => {
   it.each([
-    [{ retry: { maxAttempts: 0 } }, 'retry.maxAttempts'],
-    [{ retry: { maxAttempts: 2.5 } }, 'retry.maxAttempts'],
-    [{ retry: { initialDelayMs: -1 } }, 'retry.initialDelayMs'],
-    [{ retry: { maxDelayMs: Number.NaN } }, 'retry.maxDelayMs'],
-    [{ retry: { jitter: 1.5 } }, 'retry.jitter'],
-    [{ retry: { jitter: -0.1 } }, 'retry.jitter'],
-    [{ retry: { multiplier: 0.5 } }, 'retry.multiplier'],
-    [{ retry: { maxTotalTimeMs: -5 } }, 'retry.maxTotalTimeMs'],
+    [{ autoRetry: { maxRetries: -1 } }, 'autoRetry.maxRetries'],
+    [{ autoRetry: { maxRetries: 1.5 } }, 'autoRetry.maxRetries'],
+    [{ autoRetry: { initialDelayMs: -1 } }, 'autoRetry.initialDelayMs'],
+    [{ autoRetry: { maxDelayMs: Number.NaN } }, 'autoRetry.maxDelayMs'],
+    [{ autoRetry: { jitter: 1.5 } }, 'autoRetry.jitter'],
+    [{ autoRetry: { jitter: -0.1 } }, 'autoRetry.jitter'],
+    [{ autoRetry: { multiplier: 0.5 } }, 'autoRetry.multiplier'],
+    [{ autoRetry: { maxTotalTimeMs: -5 } }, 'autoRetry.maxTotalTimeMs'],
     [{ timeoutMs: 0 }, 'timeoutMs'],
     [{ breaker: { failureThreshold: 0 } }, 'breaker.failureThreshold'],
     [{ breaker: { successThreshold: 1.5 } }, 'breaker.successThreshold'],
@@ -169,7 +169,7 @@ describe('createToolPolicy: validation and observability', () => {
   });
 
   it('logs each retry at warn as "Tool \'<name>\' failed (attempt k/n), retrying in X.Xs: <error>"', async () => {
-    const { p, logger } = policy({ breaker: false, retry: { maxAttempts: 2 } });
+    const { p, logger } = policy({ breaker: false, autoRetry: { maxRetries: 1 } });
     await p.run(() => Promise.reject(unavailable('upstream 503')));
     expect(logger.warn).toHaveBeenCalledWith(
       "Tool 'weather' failed (attempt 1/2), retrying in 0.1s: upstream 503",
@@ -196,7 +196,7 @@ describe('createToolPolicy: validation and observability', () => {
       json.entries.map((e: { event_type: string; decision: string }) => `${e.event_type}:${e.decision}`),
     ).toEqual(['tool_retry:retry', 'circuit_state:open', 'tool_failed:give_up:circuit_open']);
     expect(json.entries[0]).toMatchObject({
-      tool_id: 'weather',
+      toolName: 'weather',
       error: 'Error: service unavailable',
       classification: { kind: 'transient' },
       circuit_breaker_state: 'closed',
@@ -212,7 +212,7 @@ describe('createToolPolicy: the first attempt starts synchronously', () => {
     ['breaker and retry', {}],
     // The virtual sleep ends at once; a timer that never fires keeps this attempt alive.
     ['a timeout', { timeoutMs: 1_000, sleep: () => new Promise<void>(() => {}) }],
-    ['every layer off', { retry: false as const, breaker: false as const }],
+    ['every layer off', { autoRetry: false as const, breaker: false as const }],
   ])('with %s', async (_, options) => {
     const { p } = policy(options);
     const fn = vi.fn(() => 'ok');
@@ -233,7 +233,7 @@ describe('createToolPolicy: the first attempt starts synchronously', () => {
   });
 
   it('an open circuit (in-memory store) rejects without calling the function', async () => {
-    const { p } = policy({ breaker: { failureThreshold: 1 }, retry: false });
+    const { p } = policy({ breaker: { failureThreshold: 1 }, autoRetry: false });
     await p.run(() => Promise.reject(unavailable()));
     const fn = vi.fn(() => 'ok');
     await expect(p.run(fn)).resolves.toMatchObject({ ok: false, decision: 'circuit_open' });

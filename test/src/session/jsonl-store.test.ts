@@ -31,7 +31,6 @@ describe('JsonlSessionStore: loading', () => {
       at: 2,
       attempt: 1,
       maxRetries: 3,
-      maxAttempts: 3,
       delayMs: 2000,
       errorMessage: 'x',
     });
@@ -153,25 +152,6 @@ describe('JsonlSessionStore: loading', () => {
       }
     },
   );
-
-  it('loads the entries 0.1 wrote: a retry start without maxRetries takes maxAttempts', () => {
-    const path = freshPath();
-    writeFileSync(
-      path,
-      line({ type: 'auto_retry_start', at: 1, attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: 'x' }),
-    );
-    expect(openStore(path).entries).toEqual([
-      {
-        type: 'auto_retry_start',
-        at: 1,
-        attempt: 1,
-        maxAttempts: 3,
-        maxRetries: 3,
-        delayMs: 2000,
-        errorMessage: 'x',
-      },
-    ]);
-  });
 
   it('refuses a line that is not UTF-8, naming it', () => {
     const path = freshPath();

@@ -20,7 +20,6 @@ describe('SessionCore retry lifecycle', () => {
         type: 'auto_retry_start',
         attempt: 1,
         maxRetries: 3,
-        maxAttempts: 3,
         delayMs: 2000,
         errorMessage: '503 a',
       },
@@ -28,7 +27,6 @@ describe('SessionCore retry lifecycle', () => {
         type: 'auto_retry_start',
         attempt: 2,
         maxRetries: 3,
-        maxAttempts: 3,
         delayMs: 4000,
         errorMessage: '503 b',
       },
@@ -96,7 +94,7 @@ describe('SessionCore retry lifecycle', () => {
 
   it('caps the computed backoff at maxDelayMs', async () => {
     const s = setup([apiError('a', 'transient'), apiError('b', 'transient'), { text: 'ok' }], {
-      settings: { retry: { baseDelayMs: 1000, maxDelayMs: 1500 } },
+      settings: { retry: { initialDelayMs: 1000, maxDelayMs: 1500 } },
     });
     await s.prompt('hi');
     expect(s.sleeps).toEqual([1000, 1500]);
@@ -298,8 +296,8 @@ describe('session settings', () => {
     expect(() => setup([], { settings: { retry: { maxRetries: -1 } } })).toThrow(
       /settings\.retry\.maxRetries/,
     );
-    expect(() => setup([], { settings: { retry: { baseDelayMs: Number.NaN } } })).toThrow(
-      /settings\.retry\.baseDelayMs/,
+    expect(() => setup([], { settings: { retry: { initialDelayMs: Number.NaN } } })).toThrow(
+      /settings\.retry\.initialDelayMs/,
     );
   });
 

@@ -94,20 +94,6 @@ describe('session lock: who holds it', () => {
     expect(() => openStore(path)).not.toThrow();
   });
 
-  it('a 0.1 lock file (just a pid) is held while that process lives, and taken over after', () => {
-    const path = freshPath();
-    writeFileSync(`${path}.lock`, '4242');
-    expect(() => openStore(path, { isProcessAlive: (pid) => pid === 4242 })).toThrow(
-      /in use by process 4242/,
-    );
-    writeFileSync(`${path}.lock`, String(deadPid()));
-    openStore(path).append(user('a'));
-    expect(topOfLock(path).pid).toBe(process.pid);
-    const own = freshPath();
-    writeFileSync(`${own}.lock`, String(process.pid));
-    expect(() => openStore(own)).not.toThrow();
-  });
-
   it('isProcessAlive decides for a holder on this host', () => {
     const path = freshPath();
     writeLock(path, { pid: 4242 });

@@ -21,7 +21,7 @@ describe('drop-in generateText', () => {
       model,
       prompt: 'hi',
       maxRetries: 2,
-      graceful: { sleep, random: () => 0.5 },
+      streamGuard: { sleep, random: () => 0.5 },
     });
     expect(result.text).toBe('Hello');
     expect(handlers.requests).toHaveLength(3);

@@ -10,11 +10,10 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { streamText } from '../../../../adapters/ai-sdk/drop-in/stream-text.js';
-import type { StreamGuardEventMap } from '../../../../adapters/ai-sdk/stream-guard/options.js';
+import type { StreamGuardEvent } from '../../../../adapters/ai-sdk/stream-guard/options.js';
 import { lastToolResults, reply, type Script, streamFault } from '../../../../mocks/index.js';
 import { mockHandlers } from '../../../../mocks/msw.js';
 import { StreamConsumedError } from '../../../../src/errors/stream-consumed-error.js';
-import { Emitter } from '../../../../src/observe/emitter.js';
 
 const msw = setupServer();
 beforeAll(() => msw.listen({ onUnhandledFrame: 'error' }));
@@ -51,7 +50,7 @@ describe.each(['chat', 'responses'] as const)('drop-in streamText through the fa
       reply.text(ANSWER),
     ]);
     const onStepEnd = vi.fn();
-    const result = streamText({ model, prompt: 'hi', onStepEnd, graceful: { sleep: sleep() } });
+    const result = streamText({ model, prompt: 'hi', onStepEnd, streamGuard: { sleep: sleep() } });
     const { parts } = await consume(result.fullStream);
     const reset = parts.findIndex((p) => p.type === 'custom');
     expect(parts[reset]).toMatchObject({ type: 'custom', kind: 'graceful-ai.reset' });
@@ -96,7 +95,7 @@ describe.each(['chat', 'responses'] as const)('drop-in streamText through the fa
   ])('%s mid-stream is terminal: result.text rejects, no retry', async (_n, terminal) => {
     const requests = mock([reply.text(ANSWER, { fault: terminal }), reply.text(ANSWER)]);
     const onError = vi.fn();
-    const result = streamText({ model, prompt: 'hi', onError, graceful: { sleep: sleep() } });
+    const result = streamText({ model, prompt: 'hi', onError, streamGuard: { sleep: sleep() } });
     await expect(result.text).rejects.toThrow();
     expect(requests).toHaveLength(1);
   });
@@ -123,7 +122,7 @@ describe.each(['chat', 'responses'] as const)('drop-in streamText through the fa
       model,
       prompt: 'hi',
       timeout: { chunkMs: 50 },
-      graceful: { sleep: sleep() },
+      streamGuard: { sleep: sleep() },
     });
     const { text } = await consume(result.fullStream);
     expect(text).toBe(ANSWER);
@@ -138,11 +137,15 @@ describe.each(['chat', 'responses'] as const)('drop-in streamText through the fa
       reply.text(ANSWER, { delayMs: 5_000 }),
     ]);
     const controller = new AbortController();
-    const events = new Emitter<StreamGuardEventMap>();
-    events.subscribe((e) => {
+    const onEvent = (e: StreamGuardEvent) => {
       if (e.type === 'stream_degraded') setTimeout(() => controller.abort(new Error('user left')), 10);
+    };
+    const result = streamText({
+      model,
+      prompt: 'hi',
+      abortSignal: controller.signal,
+      streamGuard: { onEvent },
     });
-    const result = streamText({ model, prompt: 'hi', abortSignal: controller.signal, graceful: { events } });
     await consume(result.fullStream);
     await expect(result.text).rejects.toThrow();
     expect(requests).toHaveLength(2);

@@ -3,7 +3,6 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { StreamGuardEventMap } from '../../../../adapters/ai-sdk/stream-guard/options.js';
 import { streamGuard } from '../../../../adapters/ai-sdk/stream-guard/stream-guard.js';
-import { Emitter } from '../../../../src/observe/emitter.js';
 import { abortableSleep } from '../../../../src/policy/sleep.js';
 import type { AttemptRecord } from '../../../../src/stream/attempt-record.js';
 import {
@@ -24,11 +23,9 @@ type Model = ReturnType<typeof scriptedModel>;
 function guarded(model: Model, options: Parameters<typeof streamGuard>[0] = {}) {
   const sleep = vi.fn(async (_ms: number, _signal?: AbortSignal) => {});
   const events: Array<{ type: string }> = [];
-  const emitter = new Emitter<StreamGuardEventMap>();
-  emitter.subscribe((event) => events.push(event));
   const wrapped = wrapLanguageModel({
     model,
-    middleware: streamGuard({ sleep, random: () => 0.5, events: emitter, ...options }),
+    middleware: streamGuard({ sleep, random: () => 0.5, onEvent: (event) => events.push(event), ...options }),
   });
   return { wrapped, sleep, events };
 }
@@ -160,13 +157,13 @@ describe('streamGuard: failures before the first content part', () => {
     expect(textOf(parts)).toBe('Answer');
   });
 
-  it('backs off exponentially and gives up after maxStreamRetries', async () => {
+  it('backs off exponentially and gives up after maxRetries', async () => {
     const model = scriptedModel([
       { throws: apiError(503) },
       { throws: apiError(503) },
       { throws: apiError(503) },
     ]);
-    const { wrapped, sleep, events } = guarded(model, { maxStreamRetries: 2 });
+    const { wrapped, sleep, events } = guarded(model, { maxRetries: 2 });
     const { stream } = await wrapped.doStream({ prompt: [] });
     await expect(readAll(stream)).rejects.toMatchObject({ statusCode: 503 });
     expect(sleep.mock.calls.map((c) => c[0])).toEqual([1000, 2000]);
@@ -639,7 +636,7 @@ describe('streamGuard: stalls', () => {
       ]);
       const wrapped = wrapLanguageModel({
         model,
-        middleware: streamGuard({ stallTimeoutMs: 5000, backoff: { initialDelayMs: 10, jitter: 0 } }),
+        middleware: streamGuard({ stallTimeoutMs: 5000, initialDelayMs: 10, jitter: 0 }),
       });
       const opening = wrapped.doStream({ prompt: [] });
       await vi.advanceTimersByTimeAsync(5010);
@@ -658,14 +655,13 @@ describe('streamGuard events', () => {
       'stream_retry' | 'stream_degraded' | 'stream_failed'
     >();
     // Compile-time proofs (checked by `tsc`); never called.
-    const misspelled = (emitter: Emitter<StreamGuardEventMap>) => {
-      // @ts-expect-error 'stream_degrade' is not an event of the guard
-      emitter.emit('stream_degrade', { attempt: {} as AttemptRecord, charsEmitted: 0 });
-      emitter.subscribe((event) => {
-        // @ts-expect-error 'stream_degrade' is not an event of the guard
-        if (event.type === 'stream_degrade') return;
+    const misspelled = () =>
+      streamGuard({
+        onEvent: (event) => {
+          // @ts-expect-error 'stream_degrade' is not an event of the guard
+          if (event.type === 'stream_degrade') return;
+        },
       });
-    };
     expect(misspelled).toBeTypeOf('function');
   });
 });

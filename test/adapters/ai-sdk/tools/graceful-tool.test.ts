@@ -363,7 +363,7 @@ describe('gracefulTool: retry budget per run', () => {
         execute: async (_input, options) => {
           const info = getRetryInfo(options);
           infos.push(info);
-          if (info && info.retry < info.maxRetries) throw new ModelRetry('again');
+          if (info && info.retry < info.retries) throw new ModelRetry('again');
           return 'soft answer on the last attempt';
         },
       }),
@@ -378,7 +378,7 @@ describe('gracefulTool: retry budget per run', () => {
       maxRetries: 0,
     });
     expect(result.text).toBe('done');
-    expect(infos).toEqual([0, 1, 2].map((retry) => ({ retry, retries: 2, maxRetries: 2, toolName: 't' })));
+    expect(infos).toEqual([0, 1, 2].map((retry) => ({ retry, retries: 2, toolName: 't' })));
     expect(getRetryInfo({})).toBeUndefined();
   });
 

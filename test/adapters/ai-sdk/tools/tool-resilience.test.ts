@@ -59,7 +59,7 @@ describe('gracefulTool with the resilience layers', () => {
     const weather = gracefulTool(tool({ inputSchema: input, execute }), { ...runtime(), name: 'weather' });
     const trace = new TurnTrace();
     await traceTurn(trace, () => run({ weather }, callThenText(1)));
-    expect(trace.entries.map((e) => `${e.tool_id}:${e.event_type}:${e.decision}`)).toEqual([
+    expect(trace.entries.map((e) => `${e.toolName}:${e.event_type}:${e.decision}`)).toEqual([
       'weather:tool_retry:retry',
       'weather:tool_succeeded:ok',
     ]);
@@ -79,8 +79,8 @@ describe('gracefulTool with the resilience layers', () => {
       callThenText(1),
     );
     expect(seen).toEqual([
-      { retry: 0, retries: 1, maxRetries: 1, toolName: 'weather' },
-      { retry: 0, retries: 1, maxRetries: 1, toolName: 'weather' },
+      { retry: 0, retries: 1, toolName: 'weather' },
+      { retry: 0, retries: 1, toolName: 'weather' },
     ]);
   });
 
@@ -92,7 +92,7 @@ describe('gracefulTool with the resilience layers', () => {
       ...runtime(),
       name: 'weather',
       retries: 1,
-      retry: false,
+      autoRetry: false,
       breaker: { failureThreshold: 1 },
     });
     // Three calls in a row: one counted failure, then two circuit-open rejections (retries: 1 would fail a 2nd).
@@ -113,7 +113,7 @@ describe('gracefulTool with the resilience layers', () => {
   it('re-wrapping the same tool object (gracefulTools per request) keeps its breaker state', async () => {
     const execute = vi.fn(async (): Promise<string> => Promise.reject(unavailable()));
     const weather = tool({ inputSchema: input, execute });
-    const options = { ...runtime(), retry: false as const, breaker: { failureThreshold: 2 } };
+    const options = { ...runtime(), autoRetry: false as const, breaker: { failureThreshold: 2 } };
     await run(gracefulTools({ weather }, options), callThenText(1));
     await run(gracefulTools({ weather }, options), callThenText(1));
     expect(execute).toHaveBeenCalledTimes(2);
@@ -218,7 +218,7 @@ describe('gracefulTool with the resilience layers', () => {
   it('cuts off a tool that ignores its signal at timeoutMs and shows the timeout to the model', async () => {
     const weather = gracefulTool(tool({ inputSchema: input, execute: () => new Promise<string>(() => {}) }), {
       timeoutMs: 5,
-      retry: false,
+      autoRetry: false,
       breaker: false,
       name: 'weather',
     });
@@ -246,7 +246,7 @@ describe('gracefulTool with the resilience layers', () => {
 
   it('validates resilience options when the tool is wrapped', () => {
     const t = tool({ inputSchema: input, execute: async () => 'x' });
-    expect(() => gracefulTool(t, { retry: { jitter: 1.5 } })).toThrow(/'retry\.jitter'/);
+    expect(() => gracefulTool(t, { autoRetry: { jitter: 1.5 } })).toThrow(/'autoRetry\.jitter'/);
     expect(() => gracefulTools({ t }, { breaker: { failureThreshold: -1 } })).toThrow(RangeError);
     expect(() => gracefulTool(t, { timeoutMs: Number.NaN })).toThrow(/'timeoutMs'/);
   });

@@ -108,10 +108,10 @@ describe('every shape of execute keeps its SDK meaning under gracefulTool', () =
   const configs: [string, (() => GracefulToolOptions) | undefined][] = [
     ['the bare SDK (reference)', undefined],
     ['the default stack (retry + breaker)', quiet],
-    ['retry: false, breaker: false', () => ({ retry: false, breaker: false })],
+    ['autoRetry: false, breaker: false', () => ({ autoRetry: false, breaker: false })],
     // The real timer is cleared when each attempt settles: nothing waits for it.
     ['the default stack with timeoutMs', () => ({ timeoutMs: 60_000, runtime: { random: () => 0.5 } })],
-    ['timeoutMs alone', () => ({ timeoutMs: 60_000, retry: false, breaker: false })],
+    ['timeoutMs alone', () => ({ timeoutMs: 60_000, autoRetry: false, breaker: false })],
   ];
 
   it.each(configs)('under %s', async (_, options) => {
@@ -174,7 +174,7 @@ describe('a plain function returning an async iterable, under the default stack'
       },
     });
     const { seen, model } = await observe(
-      gracefulTools({ stalled }, { timeoutMs: 5, retry: false, breaker: false }),
+      gracefulTools({ stalled }, { timeoutMs: 5, autoRetry: false, breaker: false }),
     );
     expect(seen.stalled?.preliminary).toEqual([]);
     expect(signal?.aborted).toBe(true);
