@@ -1,12 +1,14 @@
 /**
  * A throwaway redis-server for the Redis tests, the Redis benchmark and the demo: Debian's `redis-server` on a free
- * loopback port in a temporary folder, no persistence, stopped by its PID.
+ * loopback port in a temporary folder, no persistence, stopped by its PID, and killed with the process that started
+ * it however that one ends (`tied-child.ts`).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tiedToParent } from './tied-child.js';
 
 export const redisServerPath = 'redis-server';
 
@@ -36,18 +38,35 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-/** Starts redis-server on a free port; resolves once it accepts connections. */
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * Starts redis-server (`command`, default `redis-server` on PATH) on a free port; resolves once it accepts
+ * connections, rejects (with the end of its log) if it exits before. No time limit: a loaded machine may take long
+ * to start it, and a start that fails ends in its exit.
+ */
+export async function startRedis({
+  command = redisServerPath,
+}: {
+  command?: string;
+} = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'graceful-ai-redis-'));
+  const log = join(dir, 'redis.log');
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(
-      redisServerPath,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-      { stdio: 'ignore' },
-    );
-    await untilListening(port);
+    const line = tiedToParent(command, [
+      ...['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      ...['--dir', dir, '--logfile', log],
+    ]);
+    const started = spawn(line.command, line.args, { stdio: 'ignore' });
+    child = started;
+    const exited = new Promise<string>((resolve) => {
+      started.once('exit', (code, signal) => resolve(`exited (${signal ?? code})`));
+      started.once('error', (error) => resolve(`failed to start (${error.message})`));
+    });
+    if (!(await untilListening(port, exited))) {
+      child = undefined;
+      throw new Error(`redis-server ${await exited} before listening on port ${port}: ${tail(log)}`);
+    }
   };
   const stop = async () => {
     const running = child;
@@ -57,7 +76,12 @@ export async function startRedis(): Promise<RedisServer> {
     process.kill(running.pid, 'SIGKILL');
     await exited;
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
@@ -76,8 +100,13 @@ export async function startRedis(): Promise<RedisServer> {
   };
 }
 
-async function untilListening(port: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+/** Resolves `true` once something accepts a connection on `port`, `false` if `exited` settles first. */
+async function untilListening(port: number, exited: Promise<unknown>): Promise<boolean> {
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  while (!gone) {
     const ok = await new Promise<boolean>((resolve) => {
       const socket = new Socket();
       socket.once('connect', () => {
@@ -87,8 +116,17 @@ async function untilListening(port: number): Promise<void> {
       socket.once('error', () => resolve(false));
       socket.connect(port, '127.0.0.1');
     });
-    if (ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    if (ok) return !gone;
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 25))]);
   }
-  throw new Error(`redis-server did not listen on port ${port}`);
+  return false;
+}
+
+/** The end of redis-server's log, for an error message. */
+function tail(log: string): string {
+  try {
+    return readFileSync(log, 'utf8').trim().split('\n').slice(-3).join(' | ') || '(empty log)';
+  } catch {
+    return '(no log)';
+  }
 }

@@ -50,8 +50,9 @@ const tools = gracefulTools(
       },
     }),
   },
-  // Silent retries of transient errors (maxRetries: retries after the first attempt), then the breaker.
-  { autoRetry: { maxRetries: 2 }, breaker: { failureThreshold: 3 } },
+  // Silent retries of transient errors (maxRetries: retries after the first attempt), then the breaker. All three
+  // attempts may take a minute (default 2 s): a busy machine's pauses must not cut the scene's retries short.
+  { autoRetry: { maxRetries: 2, maxTotalTimeMs: 60_000 }, breaker: { failureThreshold: 3 } },
 );
 
 async function ask(

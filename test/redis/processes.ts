@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { tiedToParent } from '../../scripts/tied-child.js';
 import type { Job } from './fixtures/worker.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,11 +45,13 @@ export interface Worker {
   exited: Promise<number | null>;
 }
 
-/** Starts a worker from the bundle (`workerBundle()` must have resolved: see `beforeAll` in the tests). */
+/**
+ * Starts a worker from the bundle (`workerBundle()` must have resolved: see `beforeAll` in the tests), tied to this
+ * process: it dies with it.
+ */
 export function startWorker(bundlePath: string, job: Job): Worker {
-  const child = spawn(process.execPath, [bundlePath, JSON.stringify(job)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const line = tiedToParent(process.execPath, [bundlePath, JSON.stringify(job)]);
+  const child = spawn(line.command, line.args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr?.on('data', (chunk: Buffer) => {

@@ -1,3 +1,4 @@
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { Writable } from 'node:stream';
 import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,40 @@ describe('demo scale-out scene: where its Redis comes from', () => {
   });
 });
 
+/**
+ * A TCP proxy to the Redis on `port` that hands over every answer `delayMs` late, in order: what a loaded machine
+ * does to a process whose event loop reaches a Redis answer only after its timer for that answer fired.
+ */
+async function lateRedis(port: number, delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = tcpConnect(port, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.on('close', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (chunk) => upstream.write(chunk));
+    upstream.on('data', (chunk) => setTimeout(() => client.writable && client.write(chunk), delayMs));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: proxyPort } = server.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${proxyPort}`,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+// Two processes started through tsx per scene: on a loaded machine that alone takes tens of seconds. The bound is
+// for a hang, far above any slow run; the processes die with this test's worker whatever happens.
+const sceneTimeoutMs = 600_000;
+
 describeWithRedis('demo scale-out scene: two processes, one breaker', (server) => {
   let mock: MockServer;
   beforeAll(async () => {
@@ -26,7 +61,7 @@ describeWithRedis('demo scale-out scene: two processes, one breaker', (server) =
     await mock?.close();
   });
 
-  it('the breaker process A opened fails process B fast, without running the tool', async () => {
+  const playScene = async (url: string) => {
     let text = '';
     const out = new Writable({
       write(chunk, _encoding, done) {
@@ -43,14 +78,42 @@ describeWithRedis('demo scale-out scene: two processes, one breaker', (server) =
       provider: 'openai',
       script: (script) => mock.setScript(script),
     };
-    const summary = await scene(ctx, server().url);
+    const summary = await scene(ctx, url);
+    return { summary, text };
+  };
+
+  const expectFailedFast = ({ summary, text }: Awaited<ReturnType<typeof playScene>>) => {
     expect(summary).toEqual({ section: 'scale-out', problems: [] });
     expect(text).toContain('process A: the tool ran 3 times');
     expect(text).toMatch(/process A \(pid \d+\): traffic circuit closed → open \(in Redis\)/);
     expect(text).toMatch(/Redis now holds \S+breaker:traffic with state open/);
-    expect(text).toMatch(/process B \(pid \d+\): traffic failed: circuit_open/);
+    // The open period (10 minutes) outlasts any start of process B, however slow.
+    expect(text).toMatch(
+      /process B \(pid \d+\): traffic failed: circuit_open \(open for another (9m \d+s|10m)\)/,
+    );
     expect(text).toContain('process B: the tool ran 0 times');
+    expect(text).not.toMatch(/Redis failed|could not use Redis/);
     // Two processes, two model calls each (the tool call, then the answer).
     expect(mock.requests).toHaveLength(4);
-  }, 60_000);
+  };
+
+  it('the breaker process A opened fails process B fast, without running the tool', {
+    timeout: sceneTimeoutMs,
+  }, async () => {
+    expectFailedFast(await playScene(server().url));
+  });
+
+  it('the same when every Redis answer comes 600 ms late, past the library’s 500 ms command limit', {
+    timeout: sceneTimeoutMs,
+  }, async () => {
+    // With the library's limit process A takes Redis for down and goes on alone: its open breaker never reaches
+    // Redis ("the shared breaker is none"), and a process B started anyway runs the dead tool 3 times against its
+    // own, closed breaker. A loaded machine did exactly that to `npm test`.
+    const late = await lateRedis(server().port, 600);
+    try {
+      expectFailedFast(await playScene(late.url));
+    } finally {
+      await late.close();
+    }
+  });
 });
