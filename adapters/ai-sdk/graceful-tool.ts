@@ -7,8 +7,8 @@ import {
   type ToolSet,
 } from 'ai';
 import { attachModelText, issuesText } from '../../src/errors/format-for-model.js';
-import type { RedactOption } from '../../src/errors/redact.js';
 import { defaultLogger, type Logger } from '../../src/observe/logger.js';
+import type { RedactOption } from '../../src/redact/redact.js';
 import { safeJson } from '../../src/util/guarded.js';
 import { isAsyncIterable, isThenable } from '../../src/util/shape.js';
 import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../src/util/validate.js';

@@ -6,10 +6,10 @@ import { formatToolError, type ToolErrorGuidance } from '../../src/errors/format
 import { errorMarker, hasMarker } from '../../src/errors/graceful-error.js';
 import { ModelRetry } from '../../src/errors/model-retry.js';
 import { modelText } from '../../src/errors/model-text.js';
-import type { RedactOption } from '../../src/errors/redact.js';
 import { TurnDeadlineError } from '../../src/errors/turn-deadline-error.js';
 import { UnexpectedModelBehavior } from '../../src/errors/unexpected-model-behavior.js';
 import type { FailureDecision } from '../../src/observe/tool-events.js';
+import type { RedactOption } from '../../src/redact/redact.js';
 import { countConsecutiveFailures } from './tool-failure-count.js';
 
 /** How the resilience layer ended a call that failed: what the model-visible layer needs besides the error. */

@@ -1,9 +1,9 @@
+import { isTokenChar, type RedactOption, redactPieces, type TextPiece } from '../redact/redact.js';
 import { read, safeJson } from '../util/guarded.js';
 import { truncateText } from '../util/truncate.js';
 import { checkSize } from '../util/validate.js';
 import { ModelRetry } from './model-retry.js';
 import { modelText, type ToolErrorGuidance } from './model-text.js';
-import { isTokenChar, type RedactOption, redactPieces, type TextPiece } from './redact.js';
 
 export type { ToolErrorGuidance } from './model-text.js';
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatToolError } from '../../../src/errors/format-for-model.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
-import { redactSecrets } from '../../../src/errors/redact.js';
+import { redactSecrets } from '../../../src/redact/redact.js';
 import {
   AFTER,
   BEFORE_ANY,
