@@ -19,7 +19,6 @@ export {
   type InvalidToolPlanErrorOptions,
 } from '../../src/errors/invalid-tool-plan-error.js';
 export { ModelRetry, type ModelRetryOptions } from '../../src/errors/model-retry.js';
-export { type RedactOption, redactSecrets } from '../../src/errors/redact.js';
 export {
   RetryCancelledError,
   type RetryCancelledErrorOptions,
@@ -78,6 +77,7 @@ export {
 } from '../../src/policy/tool-plan.js';
 export type { ToolPolicyOptions } from '../../src/policy/tool-policy.js';
 export type { TurnDeadlineReport } from '../../src/policy/turn-deadline.js';
+export { type RedactOption, redactSecrets } from '../../src/redact/redact.js';
 export type { SessionEvent, SessionEventMap, SessionListener } from '../../src/session/events.js';
 export { JsonlSessionStore, type JsonlSessionStoreOptions } from '../../src/session/jsonl-store.js';
 export type { RetrySettings, SessionSettings, SessionSettingsInput } from '../../src/session/settings.js';

@@ -1,5 +1,5 @@
 import { ModelRetry } from '../errors/model-retry.js';
-import { isTokenChar, type RedactOption, redactPieces, type TextPiece } from '../errors/redact.js';
+import { isTokenChar, type RedactOption, redactPieces, type TextPiece } from '../redact/redact.js';
 import { read, safeJson } from '../util/guarded.js';
 import { truncateText } from '../util/truncate.js';
 import { checkSize } from '../util/validate.js';

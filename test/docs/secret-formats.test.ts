@@ -1,13 +1,13 @@
 /**
  * The table of secret formats in docs/graceful-tool.md against the code and the tests: it lists every format the
- * scanner knows by prefix and every kind the property tests generate, and nothing else.
+ * redaction knows by prefix and every kind the property tests generate, and nothing else.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { KEY_FORMATS } from '../../src/errors/secret-formats.js';
-import { secretKinds } from '../src/errors/secret-samples.js';
+import { KEY_FORMATS } from '../../src/redact/formats.js';
+import { secretKinds } from '../src/redact/secret-samples.js';
 import { markdownTables, section } from './markdown.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -7,7 +7,8 @@
  * their storage and wait logic live in the coordination classes, which an app bundles only when it uses them. Endings
  * that are no completion, the stall watch over `doStream` and the recovered metadata of identical blocks (issue 20)
  * add 0.5 KB to each, the classifier's field-fidelity rules (budgets, Chinese and Bedrock overflows, DNS words,
- * x-ratelimit-reset timestamps) 0.9 KB.
+ * x-ratelimit-reset timestamps) 0.9 KB. Redaction at its real size (issue 21: input capped at 8 KiB, rules compiled
+ * from the format table instead of a scanner tuned for 1 MB) took 2.6 KB off `streamText` (redaction: 7.0 → 4.3 KB).
  */
 import { describe, expect, it } from 'vitest';
 import { bundleEntry } from './entry-bundle.js';
@@ -18,7 +19,7 @@ const budgets = [
   {
     entry: 'import { streamText }',
     contents: "export { streamText } from './adapters/ai-sdk/index.ts';",
-    ceilingKB: 36.7,
+    ceilingKB: 34.1,
     targetKB: 16,
   },
   {

@@ -6,9 +6,9 @@ import {
   type ToolExecutionOptions,
   type ToolSet,
 } from 'ai';
-import type { RedactOption } from '../../../src/errors/redact.js';
 import { attachModelText, issuesText } from '../../../src/model-text/format-for-model.js';
 import { defaultLogger, type Logger } from '../../../src/observe/logger.js';
+import type { RedactOption } from '../../../src/redact/redact.js';
 import { safeJson } from '../../../src/util/guarded.js';
 import { isAsyncIterable, isThenable } from '../../../src/util/shape.js';
 import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../../src/util/validate.js';

@@ -4,12 +4,12 @@ import type { Classification } from '../../../src/classify/types.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { errorMarker, hasMarker } from '../../../src/errors/graceful-error.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
-import type { RedactOption } from '../../../src/errors/redact.js';
 import { TurnDeadlineError } from '../../../src/errors/turn-deadline-error.js';
 import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
 import { formatToolError, type ToolErrorGuidance } from '../../../src/model-text/format-for-model.js';
 import { modelText } from '../../../src/model-text/model-text.js';
 import type { FailureDecision } from '../../../src/observe/tool-events.js';
+import type { RedactOption } from '../../../src/redact/redact.js';
 import { countConsecutiveFailures } from './tool-failure-count.js';
 
 /** How the resilience layer ended a call that failed: what the model-visible layer needs besides the error. */

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DecodedView, decodedView, originalIndex } from '../../../src/errors/secret-view.js';
+import { type DecodedView, decodedView, originalIndex } from '../../../src/redact/decoded-view.js';
 
 /** The original text each view character came from. */
 const origins = (original: string, view: DecodedView): string[] =>
   Array.from(view.text, (_, i) => original.slice(originalIndex(view, i), originalIndex(view, i + 1)));
 
-// Runs of one escape kind are decoded in one loop (secret-view.ts `repeatRun`); these pin where a run stops.
+// Runs of escapes, one right after another: each maps back to its own escape, and a run stops where the kind changes.
 describe('decodedView over runs of escapes', () => {
   it.each([
     ['percent-escapes', '%41%42%43x', 'ABCx', ['%41', '%42', '%43', 'x']],

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
-import { redactSecrets } from '../../../src/errors/redact.js';
 import { formatToolError } from '../../../src/model-text/format-for-model.js';
+import { redactSecrets } from '../../../src/redact/redact.js';
 import {
   AFTER,
   BEFORE_ANY,

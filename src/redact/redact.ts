@@ -1,5 +1,6 @@
-import { scanSecrets } from './secret-scanner.js';
-import { decodedView, originalIndex } from './secret-view.js';
+import { truncateText } from '../util/truncate.js';
+import { decodedView, originalIndex } from './decoded-view.js';
+import { scanSecrets } from './scan.js';
 
 /** What replaces a secret in model-visible text. */
 export const REDACTED = '[REDACTED]';
@@ -7,7 +8,7 @@ export const REDACTED = '[REDACTED]';
 /**
  * Extra redaction on top of the built-in rules: patterns whose matches are replaced with `[REDACTED]`
  * (a pattern without the `g` flag still replaces every match), or a function that returns the cleaned text.
- * Keep patterns linear: they run over text of up to twice the output bound.
+ * Keep patterns linear: they run over text of up to `MAX_REDACTED_CHARS` characters.
  */
 export type RedactOption = RegExp | readonly RegExp[] | ((text: string) => string);
 
@@ -18,6 +19,15 @@ export type RedactOption = RegExp | readonly RegExp[] | ((text: string) => strin
  * the glue's place (see `splitSecrets`).
  */
 export type TextPiece = string | { readonly glue: string; readonly join?: ' ' };
+
+/**
+ * The most characters a redaction reads: every caller cuts its text to about twice its output bound first (4000
+ * characters for the default 2000), and a cause chain's messages together may be longer. Text past it is cut
+ * before any rule runs, and the cut is marked (`… [truncated N chars]`).
+ */
+export const MAX_REDACTED_CHARS = 8192;
+/** How far before the cap the cut looks for a line break or a space, so it does not cut a secret in half. */
+const MAX_CUT_BACK = 1024;
 
 const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
 /** Shorter values (`1`, `true`, `dev`) would redact ordinary words. */
@@ -62,20 +72,7 @@ function secretSpans(text: string, envValues: readonly string[]): number[] {
 }
 
 /** A character of a key, token or escape: a cut between two of them may split a secret. */
-export function isTokenChar(c: number): boolean {
-  return (
-    (c >= 0x30 && c <= 0x39) ||
-    ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) ||
-    c === 0x2d ||
-    c === 0x5f ||
-    c === 0x2b ||
-    c === 0x2f ||
-    c === 0x3d ||
-    c === 0x2e ||
-    c === 0x25 ||
-    c === 0x5c
-  );
-}
+export const isTokenChar = (c: number): boolean => /[\w+/=.%\\-]/.test(String.fromCharCode(c));
 
 const isLetter = (c: number): boolean => (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
 
@@ -147,39 +144,30 @@ function splitSecrets(pieces: readonly TextPiece[], envValues: readonly string[]
 
 /** `text` with every span replaced by one `[REDACTED]` (overlapping and touching spans merged). */
 function replaceSpans(text: string, spans: readonly number[]): string {
-  if (spans.length === 0) return text;
-  // The scan finds spans in order, nearly always: sort only when it did not.
-  let ordered = spans;
-  for (let k = 2; k < spans.length; k += 2) {
-    if (spans[k]! >= spans[k - 2]!) continue;
-    const order = Array.from({ length: spans.length / 2 }, (_, n) => n);
-    order.sort((a, b) => spans[2 * a]! - spans[2 * b]! || spans[2 * b + 1]! - spans[2 * a + 1]!);
-    ordered = order.flatMap((n) => [spans[2 * n]!, spans[2 * n + 1]!]);
-    break;
-  }
+  const order = Array.from({ length: spans.length / 2 }, (_, n) => 2 * n).sort(
+    (a, b) => spans[a]! - spans[b]!,
+  );
   let out = '';
   let copied = 0;
+  // The merged span being built: [open, close).
   let open = -1;
   let close = -1;
-  for (let k = 0; k < ordered.length; k += 2) {
-    const start = ordered[k]!;
-    const end = ordered[k + 1]!;
-    if (end <= start) continue;
-    if (open >= 0 && start <= close) {
-      close = Math.max(close, end);
-      continue;
-    }
-    if (open >= 0) {
-      out += text.slice(copied, open) + REDACTED;
-      copied = close;
-    }
-    open = start;
-    close = end;
-  }
-  if (open >= 0) {
+  const flush = (): void => {
+    if (open < 0) return;
     out += text.slice(copied, open) + REDACTED;
     copied = close;
+  };
+  for (const k of order) {
+    const start = spans[k]!;
+    const end = spans[k + 1]!;
+    if (end <= start) continue;
+    if (start > close) {
+      flush();
+      open = start;
+    }
+    close = Math.max(close, end);
   }
+  flush();
   return out + text.slice(copied);
 }
 
@@ -201,16 +189,51 @@ function applyExtra(text: string, extra: RedactOption | undefined): string {
 }
 
 /**
+ * Where text longer than the cap is cut: at the last line break, else the last space, within `MAX_CUT_BACK`
+ * characters before the cap, else at the cap. Half a key may be too short to be recognised, and is still half a
+ * secret; a quoted value and a URL stand on one line.
+ */
+function cutAt(text: string): number {
+  const line = text.lastIndexOf('\n', MAX_REDACTED_CHARS);
+  if (line >= MAX_REDACTED_CHARS - MAX_CUT_BACK) return line;
+  for (let k = MAX_REDACTED_CHARS; k >= MAX_REDACTED_CHARS - MAX_CUT_BACK; k--) {
+    if (/\s/.test(text.charAt(k))) return k;
+  }
+  return MAX_REDACTED_CHARS;
+}
+
+const textOf = (piece: TextPiece): string => (typeof piece === 'string' ? piece : piece.glue);
+
+/** The pieces up to `end` characters of their joined text. */
+function piecesUpTo(pieces: readonly TextPiece[], end: number): TextPiece[] {
+  const kept: TextPiece[] = [];
+  let at = 0;
+  for (const piece of pieces) {
+    if (at >= end) break;
+    const text = textOf(piece);
+    const part = text.slice(0, end - at);
+    kept.push(typeof piece === 'string' ? part : { ...piece, glue: part });
+    at += text.length;
+  }
+  return kept;
+}
+
+/**
  * `redactSecrets` over text made of pieces (see `TextPiece`): the one implementation both use. Never throws.
  */
 export function redactPieces(pieces: readonly TextPiece[], extra?: RedactOption): string {
   try {
-    const texts = pieces.map((piece) => (typeof piece === 'string' ? piece : piece.glue));
-    const full = texts.length === 1 ? texts[0]! : texts.join('');
+    const whole = pieces.length === 1 ? textOf(pieces[0]!) : pieces.map(textOf).join('');
+    const cut = whole.length > MAX_REDACTED_CHARS ? cutAt(whole) : whole.length;
+    const full = whole.slice(0, cut);
+    const read = cut < whole.length ? piecesUpTo(pieces, cut) : pieces;
     const envValues = envSecrets();
     const spans = secretSpans(full, envValues);
-    if (pieces.length > 1) for (const position of splitSecrets(pieces, envValues)) spans.push(position);
-    return applyExtra(replaceSpans(full, spans), extra);
+    if (read.length > 1) for (const position of splitSecrets(read, envValues)) spans.push(position);
+    const redacted = applyExtra(replaceSpans(full, spans), extra);
+    return cut < whole.length
+      ? truncateText(redacted, Number.POSITIVE_INFINITY, whole.length - cut)
+      : redacted;
   } catch {
     return `${REDACTED} (redaction failed, so the text was withheld)`;
   }
@@ -225,7 +248,9 @@ export function redactPieces(pieces: readonly TextPiece[], extra?: RedactOption)
  * values of secret-named fields and query parameters (`api_key=`, `"password": …`, `access_token=`), passwords in
  * URLs, 40-character base64 keys standing alone (AWS secret access keys, Cohere), and the values (8+ characters) of
  * environment variables whose names contain KEY, TOKEN, SECRET or PASSWORD, read at call time; then `extra`.
- * Linear in the text's length. Never throws: if `extra` throws, the whole text is withheld (fail closed).
+ * Reads at most `MAX_REDACTED_CHARS` (8192) characters: text past them is cut first (at a line break or a space
+ * shortly before) and the cut is marked `… [truncated N chars]`. Linear in what it reads. Never throws: if `extra`
+ * throws, the whole text is withheld (fail closed).
  */
 export function redactSecrets(text: string, extra?: RedactOption): string {
   return redactPieces([text], extra);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type DecodedView, decodedView, originalIndex } from '../../../src/errors/secret-view.js';
+import { type DecodedView, decodedView, originalIndex } from '../../../src/redact/decoded-view.js';
 
 /** The original text each view character came from. */
 const origins = (original: string, view: DecodedView): string[] =>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { redactSecrets } from '../../../src/errors/redact.js';
+import { redactSecrets } from '../../../src/redact/redact.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -234,28 +234,14 @@ describe('redactSecrets', () => {
     expect(redactSecrets(once)).toBe(once);
   });
 
-  it('stays linear on adversarial 1 MB inputs', () => {
-    // The quadratic shapes: long runs a rule can start at everywhere, separators without values, escapes in a row.
-    const megabyte = 1_000_000;
-    const fill = (unit: string) => unit.repeat(Math.ceil(megabyte / unit.length));
-    const inputs = [
-      'a'.repeat(megabyte),
-      `://${'a:'.repeat(megabyte / 2)}`,
-      fill('://x:'),
-      fill('sk-'),
-      `Bearer ${'x'.repeat(megabyte)}`,
-      fill('eyJ'),
-      fill('password='),
-      fill('token=x'),
-      fill('a='),
-      fill('AKIA'),
-      fill('%41'),
-      fill('\\u0073'),
-      fill('\x1b['),
-      fill('-----BEGIN PRIVATE KEY-----'),
-      fill('-'),
-    ];
-    // A super-linear rule takes minutes on these and trips the test timeout; linear ones take milliseconds.
-    for (const input of inputs) expect(redactSecrets(input).length).toBeGreaterThan(0);
+  it('finds a key right after a candidate the same run rejected', () => {
+    // `sk-` in `risk-` starts a body that looks like words; the legacy key four characters on is still a key.
+    expect(redactSecrets('risk-a-b-sk-AbCdEfGhIjKlMnOpQrStT3BlbkFJAbCdEfGhIjKlMnOpQrSt')).toBe(
+      'risk-a-b-[REDACTED]',
+    );
+  });
+
+  it('reads a field whose name stands inside the value before it', () => {
+    expect(redactSecrets('Authorization=#-password"="hunter2"')).toBe('Authorization=[REDACTED]"=[REDACTED]');
   });
 });
