@@ -1,6 +1,7 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { streamText as sdkStreamText, wrapLanguageModel } from 'ai';
+import { streamText as sdkStreamText, type ToolSet, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import { z } from 'zod';
 import { streamText } from '../adapters/ai-sdk/drop-in/stream-text.js';
 import { streamGuard } from '../adapters/ai-sdk/stream-guard/stream-guard.js';
 import { lastUserText, reply, type Step, startMockServer, streamFault } from '../mocks/index.js';
@@ -9,6 +10,45 @@ import { type Wire, wires } from '../test/wires.js';
 import { type Bench, compareAlternating, median, quantile, round, timeOnce } from './harness.js';
 
 const DELTAS = 10_000;
+
+/** Ten tools, as an agent's tool set: a drop-in call wraps them (graceful tools, turn deadline) before it streams. */
+const tenTools: ToolSet = Object.fromEntries(
+  Array.from({ length: 10 }, (_, i) => [
+    `tool_${i}`,
+    tool({ description: `tool ${i}`, inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => q }),
+  ]),
+);
+
+/** A model that answers with one delta: the call's setup is all there is to measure. */
+function oneDeltaModel(): MockLanguageModelV4 {
+  return new MockLanguageModelV4({
+    doStream: async () => ({
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          controller.enqueue({ type: 'stream-start', warnings: [] });
+          controller.enqueue({ type: 'text-start', id: 't' });
+          controller.enqueue({ type: 'text-delta', id: 't', delta: 'ok' });
+          controller.enqueue({ type: 'text-end', id: 't' });
+          controller.enqueue({
+            type: 'finish',
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage: {
+              inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+              outputTokens: { total: 1, text: 1, reasoning: undefined },
+            },
+          });
+          controller.close();
+        },
+      }),
+    }),
+  });
+}
+
+/** Time to the first delta: one call, read until its first text. */
+async function firstDelta(stream: AsyncIterable<string>): Promise<number> {
+  for await (const delta of stream) return delta.length;
+  return 0;
+}
 
 function deltaModel(): MockLanguageModelV4 {
   return new MockLanguageModelV4({
@@ -193,6 +233,20 @@ export const benches: Bench[] = [
         "the same call through 'ai' and through 'graceful-ai' (guard, turn deadline, result proxy)",
         // A 3% target is inside this machine's round-to-round noise: more rounds narrow the median's estimate.
         150,
+      );
+    },
+  },
+  {
+    name: 'drop-in streamText vs ai streamText (10 tools, one-delta answer: the call setup)',
+    async run() {
+      const model = oneDeltaModel();
+      return judgedRatio(
+        'drop-in streamText vs ai streamText (10 tools, one-delta answer: the call setup)',
+        () => firstDelta(sdkStreamText({ model, prompt: 'x', tools: tenTools }).textStream),
+        () => firstDelta(streamText({ model, prompt: 'x', tools: tenTools }).textStream),
+        1.05,
+        'time to the first delta of one call with the same 10 tools through ai and the drop-in (tools wrapped, options resolved, guard, turn deadline)',
+        600,
       );
     },
   },

@@ -144,7 +144,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
   if (toolDefaults !== false && options.tools) {
     sdkOptions = {
       ...sdkOptions,
-      tools: gracefulTools(options.tools, coordination ? { coordination, ...toolDefaults } : toolDefaults),
+      tools: wrappedTools(options.tools, toolDefaults, coordination),
       // Unknown tool names and unparseable arguments reach the model the same way (after the caller's own repair).
       experimental_repairToolCall: gracefulRepairToolCall({
         ...(typeof toolDefaults === 'object' ? pickRepairDefaults(toolDefaults) : {}),
@@ -250,6 +250,33 @@ function asTheCallerSees(
     out[name] = (event: unknown, ...rest: unknown[]) => callback(rewrite(event), ...rest);
   }
   return out;
+}
+
+/** Tools wrapped by a drop-in, by tools object, then defaults object, then coordination (`none` for none). */
+const wrapped = new WeakMap<ToolSet, WeakMap<object, WeakMap<object, ToolSet>>>();
+const none = {};
+
+/**
+ * `gracefulTools(tools, defaults)` with the call's coordination, wrapped once per tools object (and defaults object and
+ * coordination): an agent that passes the same tools to every call pays for wrapping them, and for checking the
+ * defaults, once. Wrapped tools keep no per-run state (a run's budget is counted from its messages; breakers are
+ * process-wide per tool), so every call can share them.
+ */
+function wrappedTools(
+  tools: ToolSet,
+  defaults: GracefulToolOptions | undefined,
+  coordination: Coordination | undefined,
+): ToolSet {
+  let byDefaults = wrapped.get(tools);
+  if (byDefaults === undefined) wrapped.set(tools, (byDefaults = new WeakMap()));
+  let byCoordination = byDefaults.get(defaults ?? none);
+  if (byCoordination === undefined) byDefaults.set(defaults ?? none, (byCoordination = new WeakMap()));
+  let set = byCoordination.get(coordination ?? none);
+  if (set === undefined) {
+    set = gracefulTools(tools, coordination ? { coordination, ...defaults } : defaults);
+    byCoordination.set(coordination ?? none, set);
+  }
+  return set;
 }
 
 /** The tool defaults the repair hook shares: the budget and the text's bounds. */

@@ -172,6 +172,32 @@ describe('drop-in defaults for tools and the turn', () => {
     expect(JSON.stringify(lastToolResults(plain[1]!)[0]?.output)).not.toContain('Fix the errors');
   });
 
+  it('wraps a tools object once: every call with the same tools (and defaults) shares the wrapped set', async () => {
+    // Wrapping copies each tool with every property descriptor: count how often this tool is read that way.
+    let copies = 0;
+    const lookup = new Proxy(tool({ inputSchema: z.object({ id: z.number() }), execute: async () => 'ok' }), {
+      ownKeys: (target) => {
+        copies++;
+        return Reflect.ownKeys(target);
+      },
+    });
+    const tools = { lookup };
+    const defaults = { retries: 2 };
+    for (let i = 0; i < 3; i++) {
+      mock([reply.text('Hi.')]);
+      await streamText({ model, prompt: 'hi', tools, gracefulTools: defaults }).text;
+    }
+    const afterThree = copies;
+    expect(afterThree).toBeGreaterThan(0);
+    mock([reply.text('Hi.')]);
+    await streamText({ model, prompt: 'hi', tools, gracefulTools: defaults }).text;
+    expect(copies).toBe(afterThree);
+    // Other defaults are another wrapping.
+    mock([reply.text('Hi.')]);
+    await streamText({ model, prompt: 'hi', tools, gracefulTools: { retries: 3 } }).text;
+    expect(copies).toBeGreaterThan(afterThree);
+  });
+
   it('turnTimeoutMs: a hanging tool is abandoned and the model answers in one tool-free step', async () => {
     const requests = mock([reply.toolCall('slow', {}), reply.text('Answered without it.')]);
     const execute = vi.fn(
