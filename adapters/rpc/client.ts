@@ -1,8 +1,8 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { errorText } from '../../src/errors/error-text.js';
 import { RpcError } from '../../src/errors/rpc-error.js';
 import { defaultLogger } from '../../src/observe/logger.js';
+import { errorText } from '../../src/redact/error-text.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { checkFunction, checkTimeoutMs } from '../../src/util/validate.js';
 import { encodeFrame, previewLine, readFrames } from './framing.js';

@@ -1,5 +1,5 @@
+import { boundedErrorText } from '../redact/error-text.js';
 import { formatDuration } from '../util/duration.js';
-import { boundedErrorText } from './error-text.js';
 import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
 
 /** `prompt()` was called while another turn of the same session was still running. */

@@ -17,6 +17,7 @@ import {
   checkTimeoutMs,
 } from '../util/validate.js';
 import type { BreakerOutcome, CircuitBreaker } from './circuit-breaker.js';
+import { cooldownGate } from './cooldown-gate.js';
 import { type Coordination, checkCoordination, toolCooldownKey } from './coordination.js';
 import { sleepAfter, startEarly } from './early-check.js';
 import { recordSuccess } from './record-success.js';
@@ -216,7 +217,7 @@ export async function runRetries<T>(
   const { settings, clock, random, classify, telemetry, signal, breaker, sleep, coordination } = run;
   const { idempotent, keepOwnError, name: tool, timeoutMs } = run;
   const budget = settings.maxTotalTimeMs;
-  const cooldownKey = toolCooldownKey(tool);
+  const gate = coordination && cooldownGate(coordination, toolCooldownKey(tool));
   const start = clock.now();
   let circuitState: CircuitState | undefined;
   let asyncBreaker = false; // the breaker's store answers asynchronously (a shared one, e.g. in Redis)
@@ -242,7 +243,7 @@ export async function runRetries<T>(
 
     let permit: Awaited<ReturnType<CircuitBreaker['acquire']>> | undefined;
     const cooldownCheck = (admitted?: PromiseLike<unknown>) => () =>
-      coordination?.beforeCall(cooldownKey, {
+      gate?.admit({
         maxWaitMs: Math.max(0, Math.min(settings.maxRetryAfterMs, budget - (clock.now() - start))),
         sleep: sleepAfter(admitted, sleep ?? abortableSleep),
         signal,
@@ -320,7 +321,7 @@ export async function runRetries<T>(
         const opened =
           breaker && circuitState === 'open' && coordination.breakerStore === undefined ? breaker.openMs : 0;
         const ms = Math.max(hint, opened);
-        if (ms > 0) await coordination.coolDown(cooldownKey, ms);
+        await gate?.failed(ms);
       }
       if (aborted || classification.kind === 'abort')
         return fail(error, classification, 'abort', attempt, false);

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../classify/types.js';
-import { boundedErrorText, errorText } from '../errors/error-text.js';
+import { boundedErrorText, errorText } from '../redact/error-text.js';
 import type { SessionMessage } from './message.js';
 
 /**

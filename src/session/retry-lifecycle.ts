@@ -1,4 +1,3 @@
-import { boundedErrorText } from '../errors/error-text.js';
 import {
   RetryCancelledError,
   RetryDelayTooLongError,
@@ -6,6 +5,7 @@ import {
 } from '../errors/session-errors.js';
 import { decideRetry } from '../policy/retry-decision.js';
 import { abortableSleep } from '../policy/sleep.js';
+import { boundedErrorText } from '../redact/error-text.js';
 import { type Random, type Sleep, systemRandom } from '../util/time.js';
 import type { SessionEventMap } from './events.js';
 import type { RetrySettings } from './settings.js';
@@ -32,7 +32,7 @@ export interface RetryRequest {
 }
 
 /** Run another attempt, or stop with `error` (the one to surface). */
-export type RetryDecision = { retry: true } | { retry: false; error: unknown };
+export type RetryVerdict = { retry: true } | { retry: false; error: unknown };
 
 /**
  * The retry chain of a session. `attempt` is 0 while idle and counts the retries of the running chain; a chain
@@ -81,7 +81,7 @@ export class RetryLifecycle {
    * `maxRetryAfterMs`, `RetryCancelledError` when `abortRetry()` cancels it, the abort reason when `signal`
    * aborts, and the error itself when retries are disabled.
    */
-  async retry(error: unknown, request: RetryRequest = {}): Promise<RetryDecision> {
+  async retry(error: unknown, request: RetryRequest = {}): Promise<RetryVerdict> {
     this.#cancel ??= new AbortController();
     const cancel = this.#cancel;
     const { signal } = request;

@@ -10,7 +10,7 @@ import { type CompactStrategy, trimContext } from './compaction.js';
 import { contextFromEntries, type SessionEntry } from './entries.js';
 import { type SessionEventMap, type SessionListener, serializeError } from './events.js';
 import type { SessionMessage } from './message.js';
-import { type RetryDecision, RetryLifecycle } from './retry-lifecycle.js';
+import { RetryLifecycle, type RetryVerdict } from './retry-lifecycle.js';
 import { SessionWrites } from './session-writes.js';
 import { resolveSessionSettings, type SessionSettings, type SessionSettingsInput } from './settings.js';
 import { InMemorySessionStore, type SessionStore } from './store.js';
@@ -23,7 +23,7 @@ export type SessionEmit<M extends SessionMessage> = <K extends keyof SessionEven
 ) => void;
 
 /** What one attempt of a turn gets from the session. */
-export interface AttemptContext<M extends SessionMessage> {
+export interface TurnAttempt<M extends SessionMessage> {
   /** The context to send: the conversation, including the completed steps of this turn. */
   readonly messages: readonly M[];
   /** Aborted by `abort()`, and when the store fails to save a step (with the `SessionStoreError`). */
@@ -47,7 +47,7 @@ export interface AttemptContext<M extends SessionMessage> {
 
 /** Runs one attempt of a turn against a model; resolves on success, rejects with the attempt's error. */
 export type AttemptRunner<M extends SessionMessage, R extends { text: string }> = (
-  context: AttemptContext<M>,
+  context: TurnAttempt<M>,
 ) => Promise<R>;
 
 /**
@@ -295,7 +295,7 @@ export class SessionCore<M extends SessionMessage, R extends { text: string }> {
     classification: Classification,
     compacted: boolean,
     signal: AbortSignal,
-  ): Promise<RetryDecision> {
+  ): Promise<RetryVerdict> {
     switch (classification.kind) {
       case 'abort':
         return this.#lifecycle.fail(error);

@@ -60,7 +60,7 @@ export interface GracefulCallOptions {
 export const defaultCallOptions = { maxRetries: 2, turnTimeoutMs: defaultTurnTimeoutMs } as const;
 
 /** A drop-in's rewritten options, its turn deadline (`undefined` with `turnTimeoutMs: false`) and its failure. */
-export interface GuardedCall<O> {
+export interface DropInCall<O> {
   options: O;
   turn: TurnDeadlineRun<O> | undefined;
   /** The failure the guard could not recover, once it happened (`undefined` until then). */
@@ -129,7 +129,7 @@ function checkSdkTimeout(timeout: SdkCallOptions['timeout'], name: string): void
 export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(
   options: O,
   api: 'streamText' | 'generateText',
-): GuardedCall<O> {
+): DropInCall<O> {
   // The result is typed as `O` (without our keys at run time): `Omit` would break the SDK's prompt union.
   const {
     streamGuard: guardSettings,

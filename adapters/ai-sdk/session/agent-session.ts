@@ -5,7 +5,7 @@ import { type Coordination, checkCoordination } from '../../../src/policy/coordi
 import type { CompactStrategy } from '../../../src/session/compaction.js';
 import type { SessionListener } from '../../../src/session/events.js';
 import { JsonlSessionStore, type JsonlSessionStoreOptions } from '../../../src/session/jsonl-store.js';
-import { type AttemptContext, SessionCore } from '../../../src/session/session-core.js';
+import { SessionCore, type TurnAttempt } from '../../../src/session/session-core.js';
 import type { SessionSettings, SessionSettingsInput } from '../../../src/session/settings.js';
 import type { SessionStore } from '../../../src/session/store.js';
 import { isResetPart } from '../../../src/stream/reset-part.js';
@@ -264,7 +264,7 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
     };
   }
 
-  async #attempt(context: AttemptContext<ModelMessage>): Promise<TurnResult> {
+  async #attempt(context: TurnAttempt<ModelMessage>): Promise<TurnResult> {
     const { tools, system, stopWhen, callOptions } = this.#options;
     let failure: { error: unknown } | undefined;
     const fail = (error: unknown) => {

@@ -11,6 +11,7 @@ import type {
 } from '@ai-sdk/provider';
 import { classifyError } from '../../../src/classify/classify.js';
 import type { ClassifyOverrides } from '../../../src/classify/types.js';
+import { cooldownGate } from '../../../src/policy/cooldown-gate.js';
 import type { Coordination } from '../../../src/policy/coordination.js';
 import { fingerprint } from '../../../src/util/fingerprint.js';
 import { read } from '../../../src/util/guarded.js';
@@ -64,43 +65,38 @@ async function keyOf(model: LanguageModelV4): Promise<string> {
 
 /** `model` with shared cool-downs before each request and announced after each failure with a retry-after. */
 export function coordinatedModel(model: LanguageModelV4, options: CoordinatedModelOptions): LanguageModelV4 {
-  const { coordination } = options;
-  const announce = async (key: string, error: unknown) => {
+  const gateOf = async () => cooldownGate(options.coordination, await modelCooldownKey(model));
+  const delayOf = (error: unknown) => {
     const { retryAfterMs, kind } = classifyError(error, { ...options.classify, clock: options.clock });
-    if (kind === 'transient' && retryAfterMs !== undefined) await coordination.coolDown(key, retryAfterMs);
+    return kind === 'transient' ? retryAfterMs : undefined;
   };
-  const gated = async <R>(params: LanguageModelV4CallOptions, request: () => PromiseLike<R>): Promise<R> => {
-    const key = await modelCooldownKey(model);
-    await coordination.beforeCall(key, {
-      maxWaitMs: options.maxWaitMs,
-      sleep: options.sleep,
-      signal: params.abortSignal,
-    });
-    try {
-      return await request();
-    } catch (error) {
-      await announce(key, error);
-      throw error;
-    }
-  };
+  const wait = (params: LanguageModelV4CallOptions) => ({
+    maxWaitMs: options.maxWaitMs,
+    sleep: options.sleep,
+    signal: params.abortSignal,
+  });
   return {
     specificationVersion: model.specificationVersion,
     provider: model.provider,
     modelId: model.modelId,
     supportedUrls: model.supportedUrls,
-    doGenerate: (params) => gated(params, () => model.doGenerate(params)),
-    doStream: (params) =>
-      gated(params, () => model.doStream(params)).then(async (result) => {
-        const key = await modelCooldownKey(model);
-        return { ...result, stream: announcingErrorParts(result.stream, (error) => announce(key, error)) };
-      }),
+    doGenerate: async (params) =>
+      (await gateOf()).around(wait(params), () => model.doGenerate(params), delayOf),
+    doStream: async (params) => {
+      const gate = await gateOf();
+      const result = await gate.around(wait(params), () => model.doStream(params), delayOf);
+      return {
+        ...result,
+        stream: announcingErrorParts(result.stream, (error) => gate.failed(delayOf(error))),
+      };
+    },
   };
 }
 
 /** The same stream; an in-band `error` part (a rate limit inside a 200 stream) is announced before it is passed on. */
 function announcingErrorParts(
   stream: ReadableStream<Part>,
-  announce: (error: unknown) => Promise<void>,
+  announce: (error: unknown) => void | Promise<void>,
 ): ReadableStream<Part> {
   const reader = stream.getReader();
   return new ReadableStream<Part>(

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { contextFromEntries, type SessionEntry } from '../../../src/session/entries.js';
 import type { SessionEvent } from '../../../src/session/events.js';
 import type { SessionMessage } from '../../../src/session/message.js';
-import { type AttemptContext, SessionCore } from '../../../src/session/session-core.js';
+import { SessionCore, type TurnAttempt } from '../../../src/session/session-core.js';
 import { InMemorySessionStore } from '../../../src/session/store.js';
 import { apiError, classify } from './fixtures/core.js';
 
@@ -97,7 +97,7 @@ describe('SessionCore (model-based): whatever fails, a turn leaves the session c
             store.countdown = fault === 'store-fails' ? turn.failAt : Number.POSITIVE_INFINITY;
             const queue = [...turn.outcomes];
             let attempts = 0;
-            const run = async (ctx: AttemptContext<SessionMessage>) => {
+            const run = async (ctx: TurnAttempt<SessionMessage>) => {
               attempts++;
               const next = queue.shift() ?? { outcome: 'ok' as const, stepFirst: false };
               if (next.stepFirst) ctx.commitStep([{ role: 'assistant', content: `step ${attempts}` }]);

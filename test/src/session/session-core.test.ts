@@ -7,7 +7,7 @@ import {
   SessionBusyError,
 } from '../../../src/errors/session-errors.js';
 import type { SessionMessage } from '../../../src/session/message.js';
-import type { AttemptContext } from '../../../src/session/session-core.js';
+import type { TurnAttempt } from '../../../src/session/session-core.js';
 import { apiError, setup } from './fixtures/core.js';
 
 describe('SessionCore retry lifecycle', () => {
@@ -192,7 +192,7 @@ describe('SessionCore retry lifecycle', () => {
 
   it('abort() cancels a running attempt: classified abort, never retried', async () => {
     const s = setup([]);
-    const run = async (ctx: AttemptContext<SessionMessage>) =>
+    const run = async (ctx: TurnAttempt<SessionMessage>) =>
       new Promise<{ text: string }>((_, reject) => {
         ctx.signal.addEventListener('abort', () => reject(apiError('socket closed', 'transient')));
       });
@@ -226,7 +226,7 @@ describe('SessionCore context across retries and overflow', () => {
   it('keeps committed steps, drops failed partial output from the context but keeps it in the history', async () => {
     const s = setup([]);
     let calls = 0;
-    const run = async (ctx: AttemptContext<SessionMessage>) => {
+    const run = async (ctx: TurnAttempt<SessionMessage>) => {
       calls++;
       if (calls === 1) {
         ctx.commitStep([

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionStoreError } from '../../../src/errors/session-errors.js';
 import { contextFromEntries, type SessionEntry } from '../../../src/session/entries.js';
 import type { SessionMessage } from '../../../src/session/message.js';
-import type { AttemptContext } from '../../../src/session/session-core.js';
+import type { TurnAttempt } from '../../../src/session/session-core.js';
 import { InMemorySessionStore, type SessionStore } from '../../../src/session/store.js';
 import { apiError, setup } from './fixtures/core.js';
 import { fsError } from './fixtures/session-files.js';
@@ -38,7 +38,7 @@ describe('a store that fails during a turn fails the turn', () => {
     const store = new FailingStore((e) => e.type === 'message' && e.message.role === 'tool');
     const s = setup([], { store });
     let signal: AbortSignal | undefined;
-    const run = async (ctx: AttemptContext<SessionMessage>) => {
+    const run = async (ctx: TurnAttempt<SessionMessage>) => {
       signal = ctx.signal;
       try {
         ctx.commitStep([toolCall, toolResult]);
@@ -96,7 +96,7 @@ describe('a store that fails during a turn fails the turn', () => {
       close() {},
     };
     const s = setup([], { store });
-    const run = async (ctx: AttemptContext<SessionMessage>) => {
+    const run = async (ctx: TurnAttempt<SessionMessage>) => {
       ctx.commitStep([toolCall, toolResult]);
       return { text: '' };
     };

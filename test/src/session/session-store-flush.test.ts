@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionStoreError } from '../../../src/errors/session-errors.js';
 import { contextFromEntries, type SessionEntry } from '../../../src/session/entries.js';
 import type { SessionMessage } from '../../../src/session/message.js';
-import type { AttemptContext } from '../../../src/session/session-core.js';
+import type { TurnAttempt } from '../../../src/session/session-core.js';
 import { BackgroundStore } from './fixtures/background-store.js';
 import { apiError, setup } from './fixtures/core.js';
 
@@ -58,7 +58,7 @@ describe('a store that writes in the background', () => {
     const s = setup([], { store });
     let signal: AbortSignal | undefined;
     let secondStepRan = false;
-    const run = async (ctx: AttemptContext<SessionMessage>) => {
+    const run = async (ctx: TurnAttempt<SessionMessage>) => {
       signal = ctx.signal;
       ctx.commitStep([{ role: 'assistant', content: 'step 1' }]);
       await ctx.flush().catch(() => {});

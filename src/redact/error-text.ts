@@ -1,5 +1,5 @@
-import { redactSecrets } from '../redact/redact.js';
 import { truncateText } from '../util/truncate.js';
+import { redactSecrets } from './redact.js';
 
 /**
  * The short text of a thrown value for events, logs, traces and persisted entries (never for the model: that is

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundedErrorText, errorText, maxErrorTextChars } from '../../../src/errors/error-text.js';
+import { boundedErrorText, errorText, maxErrorTextChars } from '../../../src/redact/error-text.js';
 import { truncateText } from '../../../src/util/truncate.js';
 
 describe('errorText', () => {
