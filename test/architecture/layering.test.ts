@@ -14,6 +14,8 @@
  *   `graceful-ai/testing/msw` (`mocks/msw.ts`). The packed package is checked the same way by scripts/pack-check.ts.
  * - No source file refers to the design document, which is not part of the repository: a comment states the
  *   fact itself instead of pointing to a file a reader cannot open.
+ * - No import cycle in `src/`, `adapters/` and `mocks/`, between files or between folders, type imports included: a
+ *   cycle means two modules that cannot be read, tested or moved one without the other.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -110,6 +112,53 @@ function reachableFiles(entries: string[], { types = false } = {}): string[] {
   return [...seen].sort();
 }
 
+/** The strongly connected components of more than one node (Tarjan), each sorted. */
+function cycles(graph: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next++);
+    stack.push(node);
+    onStack.add(node);
+    for (const to of graph.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(node, Math.min(low.get(node)!, index.get(to)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      component.push(member);
+      if (member === node) break;
+    }
+    if (component.length > 1) found.push(component.sort());
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/** Every relative import of the shipped code, type imports included: file → the files it imports. */
+function importGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of [...tsFiles('src'), ...tsFiles('adapters'), ...tsFiles('mocks')]) {
+    const targets = new Set<string>();
+    for (const { specifier } of importsOf(file)) {
+      if (!specifier.startsWith('.')) continue;
+      const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+      if (target !== file) targets.add(relative(root, target));
+    }
+    graph.set(relative(root, file), targets);
+  }
+  return graph;
+}
+
 function failureList(title: string, offenders: string[]): string {
   return [`${offenders.length} ${title}:`, ...offenders.map((line) => `  ${line}`), ''].join('\n');
 }
@@ -163,6 +212,33 @@ describe('layering', () => {
       .filter(({ specifier }) => isMsw(specifier))
       .map(({ file }) => relative(root, file));
     expect([...new Set(importers)]).toEqual(['mocks/msw.ts']);
+  });
+
+  it('no import cycle between files, type imports included', () => {
+    const found = cycles(importGraph()).map((c) => c.join(' → '));
+    expect(found, failureList('file cycles (move what both need below both)', found)).toEqual([]);
+  });
+
+  it('no import cycle between folders, type imports included', () => {
+    const folders = new Map<string, Set<string>>();
+    for (const [file, targets] of importGraph()) {
+      const from = dirname(file);
+      const edges = folders.get(from) ?? new Set<string>();
+      for (const target of targets) if (dirname(target) !== from) edges.add(dirname(target));
+      folders.set(from, edges);
+    }
+    const found = cycles(folders).map((c) => c.join(' ↔ '));
+    expect(found, failureList('folder cycles (move what both need below both)', found)).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the check itself)', () => {
+    const graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+      ['d', new Set(['a'])],
+    ]);
+    expect(cycles(graph)).toEqual([['a', 'b', 'c']]);
   });
 
   it('no source file refers to the design document outside the repository', () => {

@@ -267,10 +267,10 @@ function wrappedTools(
   defaults: GracefulToolOptions | undefined,
   coordination: Coordination | undefined,
 ): ToolSet {
-  let byDefaults = wrapped.get(tools);
-  if (byDefaults === undefined) wrapped.set(tools, (byDefaults = new WeakMap()));
-  let byCoordination = byDefaults.get(defaults ?? none);
-  if (byCoordination === undefined) byDefaults.set(defaults ?? none, (byCoordination = new WeakMap()));
+  const byDefaults = wrapped.get(tools) ?? new WeakMap<object, WeakMap<object, ToolSet>>();
+  wrapped.set(tools, byDefaults);
+  const byCoordination = byDefaults.get(defaults ?? none) ?? new WeakMap<object, ToolSet>();
+  byDefaults.set(defaults ?? none, byCoordination);
   let set = byCoordination.get(coordination ?? none);
   if (set === undefined) {
     set = gracefulTools(tools, coordination ? { coordination, ...defaults } : defaults);
