@@ -32,14 +32,14 @@ export interface CircuitBreakerOptions {
 /** The defaults of {@link CircuitBreakerOptions}: open after 5 failures, for 30 s; close after 2 trial successes. */
 export const defaultBreakerOptions = { failureThreshold: 5, successThreshold: 2, openMs: 30_000 } as const;
 
-/** Throws a `RangeError`/`TypeError` naming the first invalid `breaker.*` option. */
-export function checkBreakerOptions(options: CircuitBreakerOptions): void {
-  checkOptionsObject('breaker', options);
-  checkCount('breaker.failureThreshold', options.failureThreshold, 1);
-  checkCount('breaker.successThreshold', options.successThreshold, 1);
-  checkTimeoutMs('breaker.openMs', options.openMs);
-  checkOptionsObject('breaker.store', options.store);
-  checkClock('breaker.clock', options.clock);
+/** Throws a `RangeError`/`TypeError` naming the first invalid option, as `<prefix>failureThreshold` and so on. */
+export function checkBreakerOptions(options: CircuitBreakerOptions, prefix = 'breaker.'): void {
+  checkOptionsObject(prefix.slice(0, -1), options);
+  checkCount(`${prefix}failureThreshold`, options.failureThreshold, 1);
+  checkCount(`${prefix}successThreshold`, options.successThreshold, 1);
+  checkTimeoutMs(`${prefix}openMs`, options.openMs);
+  checkOptionsObject(`${prefix}store`, options.store);
+  checkClock(`${prefix}clock`, options.clock);
 }
 
 /** How a call that held a permit ended, as the breaker sees it (resilience4j: recorded, or ignored). */

@@ -16,6 +16,7 @@ import type { AttemptMode, AttemptRecord, AttemptRecorder } from '../../../../sr
 import { SingleUseRequest } from '../../../../src/stream/single-use-request.js';
 import { incompleteFinish, missingFinish } from '../attempt/preamble.js';
 import { type AttemptOptions, StreamAttempt } from '../attempt/stream-attempt.js';
+import type { Admission } from '../models/model-chain.js';
 import {
   type ContinuationOption,
   continuationStyle,
@@ -43,11 +44,16 @@ export interface Sink {
   cancelled: boolean;
 }
 
-/** What a recovery needs of the call it recovers: its request, its records, its retry rule and its way to fail. */
+/**
+ * What a recovery needs of the call it recovers: its request (the model it is on now and that model's params), its
+ * records, its retry and failover rules and its way to fail.
+ */
 export interface RecoveredCall {
   readonly model: LanguageModelV4;
   readonly params: LanguageModelV4CallOptions;
   readonly options: RecoveryOptions;
+  /** Asks the current model's breaker to admit a request; throws `CircuitOpenError` while it is open. */
+  admit(): Promise<Admission>;
   /** A fresh record for attempt `n`. */
   recorder(n: number, mode: AttemptMode): AttemptRecorder;
   /** Keeps an attempt's record. */
@@ -56,6 +62,8 @@ export interface RecoveredCall {
   classify(error: unknown): Classification;
   /** After a failed streamed recovery: whether a new one follows (within `maxRetries`, after the backoff). */
   retryAfter(n: number, record: AttemptRecord, classification: Classification): Promise<boolean>;
+  /** After the current model failed for good: whether the call moved on to the next model. */
+  failOver(record: AttemptRecord, error: unknown, classification: Classification): boolean;
   /** Ends the consumer's stream with a failure nothing recovers. */
   fail(record: AttemptRecord, error: unknown, controller: ReadableStreamDefaultController<Part>): void;
   /** The recovered answer's finish part as the consumer gets it (attempt records in its metadata). */
@@ -76,8 +84,9 @@ export async function recover(
   const streamed = call.options.recovery === 'stream';
   let style = continuationStyle(call.options.continuation, call.model);
   for (let n = first; ; n++) {
+    const { model } = call;
     const texts = style === undefined ? undefined : emitted.prefillTexts();
-    const plan = style && texts ? prefill(style, call.model, call.params, texts) : undefined;
+    const plan = style && texts ? prefill(style, model, call.params, texts) : undefined;
     const recorder = call.recorder(n, streamed ? 'stream' : 'generate');
     recorder.recovery = plan ? 'continue' : 'regenerate';
     const reconciliation = new Reconciliation(emitted, n, plan);
@@ -87,33 +96,45 @@ export async function recover(
       controller.enqueue(part);
     };
     const request: RecoveryRequest = {
-      model: call.model,
+      model,
       params: plan?.params ?? call.params,
       options: call.options,
       name: recorder.request,
     };
     let finish: Finish;
+    let admission: Admission | undefined;
     try {
+      admission = await call.admit();
       finish = streamed
         ? await streamedRecovery(request, reconciliation, emit, (attempt) => {
             sink.attempt = attempt;
           })
         : await generatedRecovery(request, reconciliation, emit);
     } catch (error) {
-      if (sink.cancelled) return;
+      if (sink.cancelled) {
+        await admission?.settle('ignored');
+        return;
+      }
       const classification = call.classify(error);
       const record = recorder.finish({ error, classification });
       call.record(record);
+      await admission?.settle(classification.kind === 'transient' ? 'failure' : 'ignored');
       if (plan !== undefined && isPrefillRejection(error)) {
-        rememberPrefillRejection(call.model);
+        rememberPrefillRejection(model);
         style = undefined;
         continue;
       }
-      if (streamed && (await call.retryAfter(n, record, classification))) continue;
+      // A request the model's breaker refused is not retried on it: the next model answers at once.
+      if (admission !== undefined && streamed && (await call.retryAfter(n, record, classification))) continue;
+      if (call.failOver(record, error, classification)) {
+        style = continuationStyle(call.options.continuation, call.model);
+        continue;
+      }
       call.fail(record, error, controller);
       return;
     }
     call.record(recorder.finish());
+    await admission.settle('success');
     controller.enqueue(call.finishPart(finish));
     controller.close();
     return;
