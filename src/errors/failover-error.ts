@@ -1,4 +1,5 @@
-import { boundedErrorText } from '../redact/error-text.js';
+import { errorText } from '../util/error-text.js';
+import { truncateText } from '../util/truncate.js';
 import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
 
 /** A model, as the AI SDK names it: its provider and id (`openai.chat`, `gpt-4o`). */
@@ -23,7 +24,8 @@ export interface FailoverErrorOptions {
 }
 
 /**
- * Every model of a call failed: the primary and each of its `fallbackModels` in turn (each with its own retries
+ * Every model of a call failed (each failure's own text, bounded; not redacted: each is the provider's message, which
+ * the call would have thrown as it is without fallbacks): the primary and each of its `fallbackModels` in turn (each with its own retries
  * first, or skipped while its breaker was open). `models` says which were tried and why each was left.
  */
 export class FailoverError extends GracefulError {
@@ -33,7 +35,7 @@ export class FailoverError extends GracefulError {
     const tried = options.models
       .map(
         ({ model, error, reason }) =>
-          `${model.provider}:${model.modelId} (${reason}: ${boundedErrorText(error, 300)})`,
+          `${model.provider}:${model.modelId} (${reason}: ${truncateText(errorText(error), 300)})`,
       )
       .join('; ');
     super(

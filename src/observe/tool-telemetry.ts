@@ -1,5 +1,5 @@
 import type { Classification } from '../classify/types.js';
-import { errorText } from '../redact/error-text.js';
+import { errorText } from '../util/error-text.js';
 import type { Emitter } from './emitter.js';
 import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';

@@ -2,7 +2,9 @@
  * graceful-ai/redis across real processes: several Node children share one redis-server (started per file) and the
  * fault kit's loopback OpenAI mock, and the parent checks what each did and how many requests the provider got.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { modelKey } from '../../adapters/ai-sdk/stream-guard/models/model-key.js';
 import { fault, reply, startMockServer } from '../../mocks/index.js';
 import type { MockServer } from '../../mocks/server.js';
 import { command, connect, type TestClient } from './clients.js';
@@ -55,6 +57,69 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
     );
     const seen = results.map((r) => r.result).sort();
     expect(seen).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'trial']);
+  });
+
+  /** OpenAI (chat) is down, Anthropic answers: the loopback server speaks both under one base URL. */
+  const openAIDown = () =>
+    startMockServer({
+      script: (request) => (request.api === 'chat' ? fault.serverError(503) : reply.text('Hi there')),
+    });
+  const sentTo = (mock: MockServer, api: string) => mock.requests.filter((r) => r.api === api).length;
+
+  it("model breaker: the primary's failure in process A sends process B straight to the fallback, no request to the primary", async () => {
+    const mock = await openAIDown();
+    try {
+      const p = prefix();
+      const a = await runWorker({ ...base(), mode: 'failover', prefix: p, mock: mock.urls.openai });
+      expect(a).toEqual({ ok: true, text: 'Hi there' });
+      expect([sentTo(mock, 'chat'), sentTo(mock, 'messages')]).toEqual([1, 1]);
+      const b = await runWorker({
+        ...base(),
+        client: 'ioredis',
+        mode: 'failover',
+        prefix: p,
+        mock: mock.urls.openai,
+      });
+      expect(b).toEqual({ ok: true, text: 'Hi there' });
+      expect([sentTo(mock, 'chat'), sentTo(mock, 'messages')]).toEqual([1, 2]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('model breaker: after the open period exactly one of 6 concurrent processes sends the trial to the primary', async () => {
+    const mock = await openAIDown();
+    try {
+      const p = prefix();
+      // The primary's breaker, keyed as every worker keys it, OPEN with its time passed: the next caller anywhere
+      // takes the single trial; it fails (the primary is still down), so the breaker opens again.
+      const primary = createOpenAI({ baseURL: mock.urls.openai, apiKey: 'sk-test-shared' }).chat(
+        'gpt-4o-mini',
+      );
+      const open = {
+        state: 'open',
+        failures: 0,
+        successes: 0,
+        openUntil: Date.now() - 1,
+        trialStartedAt: null,
+      };
+      await command(parent, ['SET', `${p}breaker:${await modelKey(primary)}`, JSON.stringify(open)]);
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          runWorker({
+            ...base(),
+            client: i % 2 ? 'ioredis' : 'node-redis',
+            mode: 'failover',
+            prefix: p,
+            mock: mock.urls.openai,
+          }),
+        ),
+      );
+      expect(results.every((r) => r.ok === true && r.text === 'Hi there')).toBe(true);
+      expect([sentTo(mock, 'chat'), sentTo(mock, 'messages')]).toEqual([1, 6]);
+    } finally {
+      await mock.close();
+    }
   });
 
   it('a 429 with retry-after seen by one process makes the others wait: no extra provider requests', async () => {

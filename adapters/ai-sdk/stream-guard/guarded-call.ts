@@ -12,15 +12,13 @@ import type {
   LanguageModelV4StreamPart as Part,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
-import { classifyError } from '../../../src/classify/classify.js';
 import type { Classification } from '../../../src/classify/types.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
-import { StreamInterruptedError } from '../../../src/errors/stream-interrupted-error.js';
-import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js';
 import { decideRetry, type RetryDecision } from '../../../src/policy/retry-decision.js';
 import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../../src/stream/attempt-record.js';
 import { withoutDiscardedMessages } from '../../../src/stream/reset-part.js';
 import { SingleUseRequest } from '../../../src/stream/single-use-request.js';
+import { type AttemptPhase, classifyAttemptFailure } from './attempt/attempt-failure.js';
 import {
   endWithErrorPart,
   erroredStream,
@@ -299,6 +297,7 @@ export class GuardedCall {
   /** This call as the recovery after content sees it (`recovery/recovery.ts`). */
   #asRecovered(): RecoveredCall {
     const chain = this.#chain;
+    const options = this.options;
     return {
       get model() {
         return chain.model;
@@ -306,7 +305,12 @@ export class GuardedCall {
       get params() {
         return chain.params;
       },
-      options: this.options,
+      get continuation() {
+        // A named style is for the primary's server; a fallback of another provider continues as its own does.
+        const option = options.continuation;
+        return option === 'off' || chain.onPrimaryProvider ? option : 'auto';
+      },
+      options,
       admit: () => chain.admit(),
       recorder: (n, mode) => this.#recorder(n, mode),
       record: (record) => this.#attempts.push(record),
@@ -359,29 +363,8 @@ export class GuardedCall {
     endWithErrorPart(controller, failure, relayFrom);
   }
 
-  /**
-   * Before content the guard changes the SDK's behaviour only on evidence: an error no rule recognises is reported
-   * at once, as the SDK reports it (unless the caller set `classify.unknown`). After content it is recovered: the
-   * alternative is a partial answer.
-   */
-  #classify(error: unknown, phase: 'before content' | 'after content'): Classification {
-    // A stall, a clean but incomplete end, an open model breaker: ours to recover, whatever the caller set.
-    if (!this.#signal?.aborted) {
-      if (StreamStalledError.isInstance(error)) return { kind: 'transient', reason: 'stall' };
-      if (CircuitOpenError.isInstance(error)) return { kind: 'transient', reason: 'circuit_open' };
-      if (StreamInterruptedError.isInstance(error)) {
-        return {
-          kind: 'transient',
-          reason: error.ending === 'no-finish' ? 'finish:missing' : `finish:${error.ending}`,
-        };
-      }
-    }
-    return classifyError(error, {
-      ...this.options.classify,
-      unknown: this.options.classify?.unknown ?? (phase === 'before content' ? 'permanent' : 'transient'),
-      signal: this.#signal,
-      clock: this.options.clock,
-    });
+  #classify(error: unknown, phase: AttemptPhase): Classification {
+    return classifyAttemptFailure(error, phase, this.options, this.#signal);
   }
 
   #recorder(n: number, mode: AttemptMode): AttemptRecorder {

@@ -14,7 +14,7 @@ import type { ClassifyOverrides } from '../../../../src/classify/types.js';
 import { cooldownGate } from '../../../../src/policy/cooldown-gate.js';
 import type { Coordination } from '../../../../src/policy/coordination.js';
 import type { Clock, Sleep } from '../../../../src/util/time.js';
-import { modelKey } from './model-key.js';
+import { keyAs, modelKey } from './model-key.js';
 
 /** What the wrapper needs of the guard's resolved options. */
 export interface CoordinatedModelOptions {
@@ -38,22 +38,25 @@ export function coordinatedModel(model: LanguageModelV4, options: CoordinatedMod
     sleep: options.sleep,
     signal: params.abortSignal,
   });
-  return {
-    specificationVersion: model.specificationVersion,
-    provider: model.provider,
-    modelId: model.modelId,
-    supportedUrls: model.supportedUrls,
-    doGenerate: async (params) =>
-      (await gateOf()).around(wait(params), () => model.doGenerate(params), delayOf),
-    doStream: async (params) => {
-      const gate = await gateOf();
-      const result = await gate.around(wait(params), () => model.doStream(params), delayOf);
-      return {
-        ...result,
-        stream: announcingErrorParts(result.stream, (error) => gate.failed(delayOf(error))),
-      };
+  return keyAs(
+    {
+      specificationVersion: model.specificationVersion,
+      provider: model.provider,
+      modelId: model.modelId,
+      supportedUrls: model.supportedUrls,
+      doGenerate: async (params) =>
+        (await gateOf()).around(wait(params), () => model.doGenerate(params), delayOf),
+      doStream: async (params) => {
+        const gate = await gateOf();
+        const result = await gate.around(wait(params), () => model.doStream(params), delayOf);
+        return {
+          ...result,
+          stream: announcingErrorParts(result.stream, (error) => gate.failed(delayOf(error))),
+        };
+      },
     },
-  };
+    model,
+  );
 }
 
 /** The same stream; an in-band `error` part (a rate limit inside a 200 stream) is announced before it is passed on. */

@@ -9,6 +9,7 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { FailureKind } from '../../../../src/classify/failure-kind.js';
 import type { Classification } from '../../../../src/classify/types.js';
+import { CircuitOpenError } from '../../../../src/errors/circuit-open-error.js';
 import { type FailedModel, FailoverError, type ModelRef } from '../../../../src/errors/failover-error.js';
 import { defaultLogger } from '../../../../src/observe/logger.js';
 import type { BreakerOutcome, BreakerPermit } from '../../../../src/policy/circuit-breaker.js';
@@ -60,6 +61,11 @@ export class ModelChain {
     return this.#models[this.#index]!;
   }
 
+  /** Whether the current model is of the primary's provider (options that name a provider's style hold for it). */
+  get onPrimaryProvider(): boolean {
+    return this.model.provider === this.#models[0]!.provider;
+  }
+
   /** Whether the call moved to a fallback at least once. */
   get failedOver(): boolean {
     return this.#index > 0;
@@ -85,8 +91,17 @@ export class ModelChain {
   async admit(): Promise<Admission> {
     const breakers = this.#settings.breakers;
     if (breakers === undefined) return noBreaker;
-    const { breaker, telemetry } = await breakers.of(this.model);
-    const permit: BreakerPermit = await breaker.admit(telemetry);
+    const model = this.model;
+    const { breaker, telemetry } = await breakers.of(model);
+    let permit: BreakerPermit;
+    try {
+      permit = await breaker.admit(telemetry);
+    } catch (error) {
+      // The breaker names its key (with the API key's fingerprint); the error names the model.
+      if (!CircuitOpenError.isInstance(error)) throw error;
+      const { retryAfterMs, reopensAt } = error;
+      throw new CircuitOpenError({ model: modelRef(model), retryAfterMs, reopensAt });
+    }
     return {
       settle: async (outcome) => {
         try {

@@ -26,6 +26,12 @@ export function modelKey(model: LanguageModelV4): Promise<string> {
   return key;
 }
 
+/** `wrapper` (a model graceful-ai wraps around `model`) keys as `model` does: it shows no headers of its own. */
+export function keyAs<T extends LanguageModelV4>(wrapper: T, model: LanguageModelV4): T {
+  keys.set(wrapper, modelKey(model));
+  return wrapper;
+}
+
 async function keyOf(model: LanguageModelV4): Promise<string> {
   const base = `model:${model.provider}:${model.modelId}`;
   try {

@@ -35,7 +35,6 @@ type Finish = Extract<Part, { type: 'finish' }>;
 /** What a recovery needs of the guard's options. */
 export interface RecoveryOptions extends AttemptOptions {
   recovery: RecoveryMode;
-  continuation: ContinuationOption;
 }
 
 /** The request a consumer's cancel must reach (the committed attempt, then a streamed recovery), and whether it came. */
@@ -51,6 +50,8 @@ export interface Sink {
 export interface RecoveredCall {
   readonly model: LanguageModelV4;
   readonly params: LanguageModelV4CallOptions;
+  /** The `continuation` option as it holds for the current model. */
+  readonly continuation: ContinuationOption;
   readonly options: RecoveryOptions;
   /** Asks the current model's breaker to admit a request; throws `CircuitOpenError` while it is open. */
   admit(): Promise<Admission>;
@@ -82,7 +83,7 @@ export async function recover(
   sink: Sink,
 ): Promise<void> {
   const streamed = call.options.recovery === 'stream';
-  let style = continuationStyle(call.options.continuation, call.model);
+  let style = continuationStyle(call.continuation, call.model);
   for (let n = first; ; n++) {
     const { model } = call;
     const texts = style === undefined ? undefined : emitted.prefillTexts();
@@ -127,7 +128,7 @@ export async function recover(
       // A request the model's breaker refused is not retried on it: the next model answers at once.
       if (admission !== undefined && streamed && (await call.retryAfter(n, record, classification))) continue;
       if (call.failOver(record, error, classification)) {
-        style = continuationStyle(call.options.continuation, call.model);
+        style = continuationStyle(call.continuation, call.model);
         continue;
       }
       call.fail(record, error, controller);

@@ -142,6 +142,34 @@ describe('failover before content', () => {
   });
 
   it.each([
+    [
+      'a network failure',
+      () => ({ throws: Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }) }),
+    ],
+    [
+      'an in-band overloaded error part',
+      () =>
+        streamOf([
+          ...preamble('r'),
+          { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+        ]),
+    ],
+    ['a stream that ends without a finish', () => streamOf([...preamble('r')])],
+    ['a stall (stallTimeoutMs)', () => new ReadableStream<Part>()],
+  ])('%s before content fails over', async (_name, step) => {
+    const primary = scriptedModel([step()], [], fresh(ids.primary));
+    const fallback = scriptedModel([answer('Hi.')], [], fresh(ids.fallback));
+    const { wrapped, events } = guard(primary, {
+      fallbackModels: [fallback],
+      maxRetries: 0,
+      modelBreaker: false,
+      stallTimeoutMs: 20,
+    });
+    expect(textOf((await read((await wrapped.doStream({ prompt: [] })).stream)).parts)).toBe('Hi.');
+    expect(events.map((e) => e.type)).toEqual(['stream_failover']);
+  });
+
+  it.each([
     ['a context overflow (compaction, not another model)', tooLong],
     ['an invalid request', () => apiError(400)],
     ['a refused key (without fallbackOn)', revokedKey],
@@ -252,6 +280,28 @@ describe('failover after content', () => {
     const reset = parts.findIndex((p) => p.type === 'custom');
     expect(reset).toBeGreaterThan(0);
     expect(textOf(parts.slice(reset))).toBe('A fox, quickly.');
+  });
+
+  it("a named continuation style is the primary provider's: a fallback of another provider continues as its own would", async () => {
+    const run = async (fallbackId: { provider: string; modelId: string }) => {
+      const cut = streamOf([...preamble('r1'), ...textParts('The quick', { open: true })], overloaded());
+      const primary = scriptedModel(
+        [cut],
+        [{ throws: overloaded() }],
+        fresh({ provider: 'deepseek.chat', modelId: 'deepseek-chat' }),
+      );
+      const fallback = scriptedModel([], [generated(' fox.')], fresh(fallbackId));
+      const { wrapped } = guard(primary, {
+        fallbackModels: [fallback],
+        modelBreaker: false,
+        continuation: 'prefix',
+      });
+      await read((await wrapped.doStream({ prompt })).stream);
+      return fallback.doGenerateCalls[0]!.prompt.at(-1)?.role;
+    };
+    // Same provider: the prefill with DeepSeek's prefix flag. OpenAI would answer a trailing assistant message anew.
+    expect(await run({ provider: 'deepseek.chat', modelId: 'deepseek-reasoner' })).toBe('assistant');
+    expect(await run(ids.primary)).toBe('user');
   });
 
   it('reasoning signed by another provider is never sent to a fallback of another provider; the same family keeps it', async () => {
