@@ -9,12 +9,12 @@ import { RedisCoordination } from '../../adapters/redis/coordination.js';
 import { RedisSessionStore } from '../../adapters/redis/session-store.js';
 import { SessionLeaseError } from '../../src/errors/session-lease-error.js';
 import { createToolPolicy } from '../../src/policy/tool-policy.js';
-import { connect, type TestClient } from './clients.js';
+import { clientKinds, command, connect, type TestClient } from './clients.js';
 import { describeWithRedis } from './describe-with-redis.js';
 
 const unavailable = () => Object.assign(new Error('Service Unavailable'), { status: 503 });
 
-for (const kind of ['node-redis', 'ioredis'] as const) {
+for (const kind of clientKinds) {
   describeWithRedis(`Redis restarting mid-run (${kind})`, (server) => {
     let client: TestClient;
     beforeAll(async () => {
@@ -72,7 +72,7 @@ for (const kind of ['node-redis', 'ioredis'] as const) {
       store.append({ type: 'message', at: 1, message: { role: 'user', content: 'hi' } });
       await store.flush();
       await server().restart();
-      await until(async () => (await ping(client)) === 'PONG');
+      await until(async () => (await command(client, ['PING'])) === 'PONG');
       store.append({ type: 'message', at: 2, message: { role: 'assistant', content: 'hello' } });
       await expect(store.flush()).rejects.toMatchObject({ name: 'SessionLeaseError', problem: 'lost' });
       let thrown: unknown;
@@ -87,14 +87,6 @@ for (const kind of ['node-redis', 'ioredis'] as const) {
       store.close();
     });
   });
-}
-
-async function ping(client: TestClient): Promise<unknown> {
-  const c = client.client as {
-    sendCommand?: (a: string[]) => Promise<unknown>;
-    call?: (c: string) => Promise<unknown>;
-  };
-  return c.call ? c.call('PING') : c.sendCommand?.(['PING']);
 }
 
 /** Polls `check` until it is true (a reconnecting client needs a moment), at most ~5 s. */
