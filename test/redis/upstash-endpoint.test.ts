@@ -5,32 +5,26 @@
  * holds it, whichever way the client is configured.
  */
 import { Redis as UpstashRedis } from '@upstash/redis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { commandSender } from '../../adapters/redis/connection.js';
-import { command, connect, type TestClient } from './clients.js';
+import { command, endpointBesideTcp } from './clients.js';
 import { describeWithRedis } from './describe-with-redis.js';
-import { startUpstashEndpoint, type UpstashEndpoint } from './upstash-endpoint.js';
 
 let n = 0;
 const key = (name: string) => `upstash-endpoint:${n++}:${name}`;
 
 describeWithRedis('a local Upstash REST endpoint over redis-server', (server) => {
-  let endpoint: UpstashEndpoint;
-  let tcp: TestClient;
-  beforeAll(async () => {
-    endpoint = await startUpstashEndpoint(server().url);
-    tcp = await connect('node-redis', server().url);
-  });
-  afterAll(async () => {
-    await endpoint?.close();
-    await tcp?.quit();
-  });
+  const { endpoint, tcp } = endpointBesideTcp(server);
   const client = (options: { automaticDeserialization?: boolean; responseEncoding?: false } = {}) =>
-    new UpstashRedis({ url: endpoint.url, token: endpoint.token, ...options });
+    new UpstashRedis({ url: endpoint().url, token: endpoint().token, ...options });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${endpoint.url}${path}`, {
+    fetch(`${endpoint().url}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${endpoint.token}`, 'content-type': 'application/json', ...headers },
+      headers: {
+        authorization: `Bearer ${endpoint().token}`,
+        'content-type': 'application/json',
+        ...headers,
+      },
       body: JSON.stringify(body),
     }).then(async (response) => ({ status: response.status, body: await response.json() }));
 
@@ -43,9 +37,9 @@ describeWithRedis('a local Upstash REST endpoint over redis-server', (server) =>
     expect(await redis.pttl(k)).toBeGreaterThan(59_000);
     // Auto-pipelining (the default) batches concurrent reads into one /pipeline request.
     const missing = key('missing');
-    const before = endpoint.requests.length;
+    const before = endpoint().requests.length;
     expect(await Promise.all([redis.get(k), redis.get(missing)])).toEqual([{ city: 'Oslo', n: 1 }, null]);
-    expect(endpoint.requests.slice(before)).toEqual([
+    expect(endpoint().requests.slice(before)).toEqual([
       {
         path: '/pipeline',
         commands: [
@@ -101,11 +95,11 @@ describeWithRedis('a local Upstash REST endpoint over redis-server', (server) =>
     const discarded = await post('/multi-exec', [['SET', k, 'z'], ['NOSUCHCOMMAND']]);
     expect(discarded.status).toBe(400);
     expect(discarded.body.error).toMatch(/^ERR unknown command 'NOSUCHCOMMAND'/);
-    expect(await command(tcp, ['GET', k])).toBe('y');
+    expect(await command(tcp(), ['GET', k])).toBe('y');
     // Authentication: the bearer token, or _token in the query.
-    const anonymous = await fetch(endpoint.url, { method: 'POST', body: '["PING"]' });
+    const anonymous = await fetch(endpoint().url, { method: 'POST', body: '["PING"]' });
     expect(anonymous.status).toBe(401);
-    const query = await fetch(`${endpoint.url}/?_token=${endpoint.token}`, {
+    const query = await fetch(`${endpoint().url}/?_token=${endpoint().token}`, {
       method: 'POST',
       body: '["PING"]',
     });
@@ -115,7 +109,7 @@ describeWithRedis('a local Upstash REST endpoint over redis-server', (server) =>
 
   it('bytes that are no UTF-8: U+FFFD as JSON text, exact in base64', async () => {
     const k = key('bytes');
-    await command(tcp, ['EVAL', "redis.call('SET', KEYS[1], string.char(104, 255, 105))", '1', k]);
+    await command(tcp(), ['EVAL', "redis.call('SET', KEYS[1], string.char(104, 255, 105))", '1', k]);
     expect((await post('/', ['GET', k])).body).toEqual({ result: 'h\uFFFDi' });
     expect((await post('/', ['GET', k], { 'upstash-encoding': 'base64' })).body).toEqual({
       result: Buffer.from([104, 255, 105]).toString('base64'),
@@ -166,6 +160,6 @@ describeWithRedis('a local Upstash REST endpoint over redis-server', (server) =>
     expect(await send(['EVAL', "return {0, redis.call('GET', KEYS[1])}", '1', k])).toEqual([0, record]);
     await expect(send(['EVALSHA', '0'.repeat(40), '0'])).rejects.toThrow(/NOSCRIPT/);
     // What the TCP clients read is the same text.
-    expect(await command(tcp, ['GET', k])).toBe(record);
+    expect(await command(tcp(), ['GET', k])).toBe(record);
   });
 });
