@@ -5,10 +5,8 @@
 import { Redis as UpstashRedis } from '@upstash/redis';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
-import { afterAll, beforeAll } from 'vitest';
 import { commandSender, type RedisClientLike } from '../../adapters/redis/connection.js';
-import type { RedisServer } from '../../scripts/redis-server.js';
-import { startUpstashEndpoint, type UpstashEndpoint } from './upstash-endpoint.js';
+import { startUpstashEndpoint } from './upstash-endpoint.js';
 
 export const clientKinds = ['node-redis', 'ioredis', 'upstash'] as const;
 export type ClientKind = (typeof clientKinds)[number];
@@ -47,25 +45,4 @@ export async function connect(kind: ClientKind, url: string): Promise<TestClient
  */
 export function command(client: TestClient, args: string[]): Promise<unknown> {
   return commandSender(client.client)(args);
-}
-
-/**
- * In a `describeWithRedis` body: an Upstash REST endpoint in front of the file's server, and a node-redis client
- * beside it to read over TCP what went through HTTP. Both live as long as the file's tests.
- */
-export function endpointBesideTcp(server: () => RedisServer): {
-  endpoint: () => UpstashEndpoint;
-  tcp: () => TestClient;
-} {
-  let endpoint: UpstashEndpoint | undefined;
-  let tcp: TestClient | undefined;
-  beforeAll(async () => {
-    endpoint = await startUpstashEndpoint(server().url);
-    tcp = await connect('node-redis', server().url);
-  });
-  afterAll(async () => {
-    await endpoint?.close();
-    await tcp?.quit();
-  });
-  return { endpoint: () => endpoint!, tcp: () => tcp! };
 }

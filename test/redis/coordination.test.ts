@@ -4,7 +4,8 @@
  * a Node server share one picture. The breaker is keyed as a model's would be (provider, model id, API-key
  * fingerprint): the per-model breaker uses `coordination.breakerStore` exactly as tools do.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Redis as UpstashRedis } from '@upstash/redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisCoordination } from '../../adapters/redis/coordination.js';
 import { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
 import { CooldownError } from '../../src/errors/cooldown-error.js';
@@ -83,4 +84,19 @@ describeWithRedis('redisCoordination shared by every client', (server) => {
       expect(trials[0]).toMatchObject({ value: { trial: true } });
     });
   }
+});
+
+describe('the client given to graceful-ai/redis', () => {
+  it('a client with none of the three command methods is a TypeError that names the three clients', () => {
+    for (const bad of [null, 'redis://localhost', { get() {} }]) {
+      expect(() => redisCoordination(bad as never)).toThrow(
+        /node-redis client .*sendCommand.*ioredis client .*call.*@upstash\/redis client .*exec/,
+      );
+    }
+  });
+
+  it('an @upstash/redis client is taken as it is (the auto-pipelining proxy it returns included)', () => {
+    const redis = new UpstashRedis({ url: 'https://example.upstash.io', token: 'token' });
+    expect(redisCoordination(redis).breakerStore).toBeDefined();
+  });
 });

@@ -7,8 +7,8 @@
 import { Redis as UpstashRedis } from '@upstash/redis';
 import { expect, it } from 'vitest';
 import { commandSender } from '../../adapters/redis/connection.js';
-import { command, endpointBesideTcp } from './clients.js';
-import { describeWithRedis } from './describe-with-redis.js';
+import { command } from './clients.js';
+import { describeWithRedis, endpointBesideTcp } from './describe-with-redis.js';
 
 let n = 0;
 const key = (name: string) => `upstash-endpoint:${n++}:${name}`;

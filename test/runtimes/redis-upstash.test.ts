@@ -8,8 +8,8 @@
 import { EdgeRuntime } from 'edge-runtime';
 import { Miniflare } from 'miniflare';
 import { expect, it } from 'vitest';
-import { command, endpointBesideTcp } from '../redis/clients.js';
-import { describeWithRedis } from '../redis/describe-with-redis.js';
+import { command } from '../redis/clients.js';
+import { describeWithRedis, endpointBesideTcp } from '../redis/describe-with-redis.js';
 import { bundleProgram, GLOBAL_NAME } from './bundle.js';
 import {
   MODEL_KEY,
