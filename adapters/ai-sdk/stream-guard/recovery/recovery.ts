@@ -83,6 +83,8 @@ export async function recover(
   sink: Sink,
 ): Promise<void> {
   const streamed = call.options.recovery === 'stream';
+  // The model whose answer the consumer started reading: a fallback that finishes it names itself in the response.
+  const committed = call.model;
   let style = continuationStyle(call.continuation, call.model);
   for (let n = first; ; n++) {
     const { model } = call;
@@ -101,6 +103,7 @@ export async function recover(
       params: plan?.params ?? call.params,
       options: call.options,
       name: recorder.request,
+      announceResponse: model !== committed,
     };
     let finish: Finish;
     let admission: Admission | undefined;
@@ -149,15 +152,21 @@ interface RecoveryRequest {
   options: AttemptOptions;
   /** Names the request in errors and records, e.g. `stream attempt 2 (anthropic.messages:claude-…)`. */
   name: string;
+  /** Pass the request's response metadata on: another model answers (the SDK's `response.modelId` then names it). */
+  announceResponse: boolean;
 }
 
 /** One non-streaming recovery request; its answer goes through `reconciliation` at once. Returns its finish. */
 async function generatedRecovery(
-  { model, params, name }: RecoveryRequest,
+  { model, params, name, announceResponse }: RecoveryRequest,
   reconciliation: Reconciliation,
   emit: (part: Part) => void,
 ): Promise<Finish> {
   const result = await new SingleUseRequest(name, () => model.doGenerate(params)).stream();
+  if (announceResponse && result.response) {
+    const { id, timestamp, modelId } = result.response;
+    emit({ type: 'response-metadata', id, timestamp, modelId });
+  }
   for (const part of reconciliation.whole(result)) emit(part);
   const { usage, finishReason, providerMetadata } = result;
   return { type: 'finish', usage, finishReason, ...(providerMetadata && { providerMetadata }) };
@@ -169,7 +178,7 @@ async function generatedRecovery(
  * without a complete finish. Returns its finish.
  */
 async function streamedRecovery(
-  { model, params, options, name }: RecoveryRequest,
+  { model, params, options, name, announceResponse }: RecoveryRequest,
   reconciliation: Reconciliation,
   emit: (part: Part) => void,
   started: (attempt: StreamAttempt) => void,
@@ -188,6 +197,7 @@ async function streamedRecovery(
       if (next.done) throw missingFinish(chars);
       const part = next.value;
       if (part.type === 'error') throw part.error;
+      if (part.type === 'response-metadata' && announceResponse) pass(part);
       if (part.type === 'finish') {
         const incomplete = incompleteFinish(part, chars);
         if (incomplete) throw incomplete;

@@ -88,3 +88,14 @@ it('every model behind an open breaker: the turn fails at once with a FailoverEr
     /Model 'openai\.chat:gpt-4o-\d+' is temporarily unavailable .*Model 'anthropic\.messages:claude-sonnet-4-5' is temporarily unavailable/,
   );
 });
+
+it('bad failover options fail when the session is built, named as given', () => {
+  const build = (streamGuard: object) => () =>
+    new AgentSession({ model: openai.chat('gpt-4o'), callOptions: { streamGuard } as never });
+  expect(build({ fallbackModels: [{}] })).toThrow(
+    new TypeError(
+      "graceful-ai: option 'callOptions.streamGuard.fallbackModels[0]' must be a language model (e.g. anthropic('claude-sonnet-4-5')) or a model id string; got object.",
+    ),
+  );
+  expect(build({ modelBreaker: { failureThreshold: 0 } })).toThrow(RangeError);
+});

@@ -214,3 +214,47 @@ describe('the model breaker on the wire', () => {
     expect(sent(third.requests)).toEqual(['chat stream']);
   });
 });
+
+describe('bad input', () => {
+  it('the drop-in checks the failover options when the call starts, named streamGuard.<option>', () => {
+    const call = (streamGuard: object) => () =>
+      streamText({ model: openai.chat('gpt-4o'), prompt: 'hi', streamGuard: streamGuard as never });
+    expect(call({ fallbackModels: 'gpt-4o' })).toThrow(
+      /^graceful-ai: option 'streamGuard\.fallbackModels' must be an array of models/,
+    );
+    expect(call({ modelBreaker: { openMs: 0 } })).toThrow(RangeError);
+    expect(call({ modelBreaker: { openMs: 0 } })).toThrow("option 'streamGuard.modelBreaker.openMs'");
+  });
+});
+
+describe('the response names the model that finished the answer', () => {
+  it.each(['generate', 'stream'] as const)(
+    "recovery: '%s' on Anthropic after OpenAI was cut: response.modelId is Anthropic's",
+    async (recovery) => {
+      const script: ScriptFunction = (request, { index }) => {
+        if (index === 0) return reply.text(ANSWER, { fault: streamFault.cut({ afterChars: SHOWN.length }) });
+        if (request.api === 'chat') return fault.serverError(503);
+        return reply.text(' fox jumps over the lazy dog.');
+      };
+      const { result } = await run(script, openai.chat(id('gpt-4o')), {
+        fallbackModels: [anthropic('claude-sonnet-4-5')],
+        recovery,
+        maxRetries: 0,
+      });
+      expect(await result.text).toBe(ANSWER);
+      expect((await result.response).modelId).toBe('claude-sonnet-4-5');
+      expect((await result.steps)[0]?.response.modelId).toBe('claude-sonnet-4-5');
+    },
+  );
+
+  it('a recovery on the same model keeps the response as the SDK reported it', async () => {
+    const script: ScriptFunction = (_request, { index }) =>
+      index === 0
+        ? reply.text(ANSWER, { fault: streamFault.cut({ afterChars: SHOWN.length }) })
+        : reply.text(ANSWER);
+    const primary = openai.chat(id('gpt-4o'));
+    const { result } = await run(script, primary, {});
+    expect(await result.text).toBe(ANSWER);
+    expect((await result.response).modelId).toBe(primary.modelId);
+  });
+});
