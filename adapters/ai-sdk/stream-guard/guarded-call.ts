@@ -28,7 +28,8 @@ import {
 } from './attempt/failure-surfacing.js';
 import { InBandError, incompleteFinish, missingFinish, readPreamble } from './attempt/preamble.js';
 import { StreamAttempt } from './attempt/stream-attempt.js';
-import { type Admission, ModelChain, modelRef } from './models/model-chain.js';
+import { type Admission, ModelChain } from './models/model-chain.js';
+import { modelRef } from './models/model-key.js';
 import { GUARD_METADATA_KEY, type Resolved, type StreamGuardEventMap } from './options.js';
 import { EmittedContent } from './recovery/emitted-content.js';
 import { withRecoveredMetadata } from './recovery/recovered-metadata.js';

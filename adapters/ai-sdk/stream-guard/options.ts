@@ -7,8 +7,7 @@ import type { LanguageModel } from 'ai';
 import { failureKindOf } from '../../../src/classify/failure-kind.js';
 import type { ClassifyOverrides } from '../../../src/classify/types.js';
 import type { ModelRef } from '../../../src/errors/failover-error.js';
-import type { EventOf } from '../../../src/observe/emitter.js';
-import { defaultLogger } from '../../../src/observe/logger.js';
+import { Emitter, type EventOf } from '../../../src/observe/emitter.js';
 import type { CircuitState } from '../../../src/observe/tool-events.js';
 import { type CircuitBreakerOptions, checkBreakerOptions } from '../../../src/policy/circuit-breaker.js';
 import { type Coordination, checkCoordination } from '../../../src/policy/coordination.js';
@@ -197,9 +196,10 @@ export function resolveOptions(options: DropInGuardOptions, prefix = ''): Resolv
   checkFunction(`${prefix}sleep`, options.sleep);
   checkFunction(`${prefix}random`, options.random);
   const d = defaultStreamGuardOptions;
-  const { onEvent } = options;
-  const emit: Resolved['emit'] =
-    onEvent === undefined ? () => {} : (type, payload) => emitTo(onEvent, type, payload);
+  // A throwing listener is logged and ignored, as for every graceful-ai event.
+  const events = new Emitter<StreamGuardEventMap>();
+  if (options.onEvent) events.subscribe(options.onEvent);
+  const emit: Resolved['emit'] = (type, payload) => events.emit(type, payload);
   const clock = options.clock ?? systemClock;
   const breakerOn =
     options.modelBreaker !== false && (options.modelBreaker !== undefined || fallbacks.length > 0);
@@ -229,19 +229,6 @@ export function resolveOptions(options: DropInGuardOptions, prefix = ''): Resolv
   };
 }
 
-/** Calls a user's listener; a throwing one is logged, never fails the call. */
-function emitTo<K extends keyof StreamGuardEventMap>(
-  listener: (event: StreamGuardEvent) => void,
-  type: K,
-  payload: StreamGuardEventMap[K],
-): void {
-  try {
-    listener({ type, ...payload } as StreamGuardEvent);
-  } catch (error) {
-    defaultLogger.warn(`graceful-ai: a '${type}' onEvent listener threw; ignored`, { error });
-  }
-}
-
 /** The guard's options as its parts use them (`GuardedCall`, `StreamAttempt`); not part of the package's API. */
 export interface Resolved {
   /** `maxRetries`, the backoff and `maxRetryAfterMs`. */
@@ -267,7 +254,7 @@ function resolveFallbackModels(value: unknown, option: string): LanguageModelV4[
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
     throw new TypeError(
-      `graceful-ai: option '${option}' must be an array of models (e.g. [anthropic('claude-sonnet-4-5')]) or model id strings; got ${typeof value}.`,
+      `graceful-ai: option '${option}' must be an array of models or model id strings; got ${typeof value}.`,
     );
   }
   return value.map((model: unknown, i) => {

@@ -279,8 +279,7 @@ describe('StreamInterruptedError', () => {
   it('says where and how the stream ended, and what to check', () => {
     expect(new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 }).message).toBe(
       'The model stream ended before any content, without a finish: the answer is incomplete. The stream guard ' +
-        'retries it; if this repeats, check what sits between you and the provider (a proxy or load balancer that ' +
-        'closes long responses).',
+        'retries it; if this repeats, check for a proxy or load balancer that closes long responses.',
     );
     expect(new StreamInterruptedError({ ending: 'interrupted', charsEmitted: 12 }).message).toMatch(
       /^The model stream ended after 12 characters, with finish reason 'interrupted': /,

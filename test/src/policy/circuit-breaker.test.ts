@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBreakerStore } from '../../../adapters/redis/breaker-store.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
-import type { CircuitState } from '../../../src/observe/tool-events.js';
+import type { CircuitListener } from '../../../src/observe/circuit-changes.js';
+import { getToolMetrics, resetToolMetrics } from '../../../src/observe/metrics.js';
+import { type CircuitState, onToolEvent } from '../../../src/observe/tool-events.js';
 import { type BreakerStore, InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
 import { type BreakerOutcome, CircuitBreaker } from '../../../src/policy/circuit-breaker.js';
 import { clientKinds, connect, type TestClient } from '../../redis/clients.js';
@@ -198,6 +200,68 @@ function breakerContract(newStore: () => BreakerStore, modelRuns: number) {
 }
 
 describe('CircuitBreaker (in-memory store)', () => breakerContract(() => new InMemoryBreakerStore(), 500));
+
+describe('CircuitBreaker: who hears its transitions', () => {
+  const openAndTry = async (
+    breaker: CircuitBreaker,
+    time: ReturnType<typeof virtualTime>,
+    listener?: CircuitListener,
+  ) => {
+    await breaker.record(await breaker.acquire(listener), 'failure', listener);
+    time.advance(30_000);
+    await breaker.record(await breaker.admit(listener), 'success', listener);
+  };
+
+  it('without a listener: the process-wide `circuit_state` events and `circuit_breaker_opens`, as a tool reports them', async () => {
+    resetToolMetrics();
+    const seen: string[] = [];
+    const unsubscribe = onToolEvent((e) => {
+      if (e.type === 'circuit_state') seen.push(`${e.toolName}:${e.from}>${e.to}`);
+    });
+    try {
+      const time = virtualTime(1_000);
+      const breaker = new CircuitBreaker('standalone', {
+        failureThreshold: 1,
+        successThreshold: 1,
+        clock: time.clock,
+      });
+      await openAndTry(breaker, time);
+      expect(seen).toEqual([
+        'standalone:closed>open',
+        'standalone:open>half_open',
+        'standalone:half_open>closed',
+      ]);
+      expect(getToolMetrics().standalone?.circuit_breaker_opens).toBe(1);
+    } finally {
+      unsubscribe();
+      resetToolMetrics();
+    }
+  });
+
+  it('with a listener (any object with `circuitChanged`): only the listener, nothing process-wide', async () => {
+    resetToolMetrics();
+    const processWide: unknown[] = [];
+    const unsubscribe = onToolEvent((e) => processWide.push(e));
+    try {
+      const heard: string[] = [];
+      const listener: CircuitListener = {
+        circuitChanged: ({ from, to }) => void heard.push(`${from}>${to}`),
+      };
+      const time = virtualTime(1_000);
+      const breaker = new CircuitBreaker('own', {
+        failureThreshold: 1,
+        successThreshold: 1,
+        clock: time.clock,
+      });
+      await openAndTry(breaker, time, listener);
+      expect(heard).toEqual(['closed>open', 'open>half_open', 'half_open>closed']);
+      expect(processWide).toEqual([]);
+      expect(getToolMetrics()).toEqual({});
+    } finally {
+      unsubscribe();
+    }
+  });
+});
 
 for (const kind of clientKinds) {
   describeWithRedis(`CircuitBreaker (RedisBreakerStore, ${kind})`, (server) => {

@@ -9,6 +9,7 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4StreamPart as Part,
 } from '@ai-sdk/provider';
+import { type LanguageModelMiddleware, wrapLanguageModel } from 'ai';
 import { classifyError } from '../../../../src/classify/classify.js';
 import type { ClassifyOverrides } from '../../../../src/classify/types.js';
 import { cooldownGate } from '../../../../src/policy/cooldown-gate.js';
@@ -38,25 +39,20 @@ export function coordinatedModel(model: LanguageModelV4, options: CoordinatedMod
     sleep: options.sleep,
     signal: params.abortSignal,
   });
-  return keyAs(
-    {
-      specificationVersion: model.specificationVersion,
-      provider: model.provider,
-      modelId: model.modelId,
-      supportedUrls: model.supportedUrls,
-      doGenerate: async (params) =>
-        (await gateOf()).around(wait(params), () => model.doGenerate(params), delayOf),
-      doStream: async (params) => {
-        const gate = await gateOf();
-        const result = await gate.around(wait(params), () => model.doStream(params), delayOf);
-        return {
-          ...result,
-          stream: announcingErrorParts(result.stream, (error) => gate.failed(delayOf(error))),
-        };
-      },
+  const middleware: LanguageModelMiddleware = {
+    specificationVersion: 'v4',
+    wrapGenerate: async ({ doGenerate, params }) =>
+      (await gateOf()).around(wait(params), doGenerate, delayOf),
+    wrapStream: async ({ doStream, params }) => {
+      const gate = await gateOf();
+      const result = await gate.around(wait(params), doStream, delayOf);
+      return {
+        ...result,
+        stream: announcingErrorParts(result.stream, (error) => gate.failed(delayOf(error))),
+      };
     },
-    model,
-  );
+  };
+  return keyAs(wrapLanguageModel({ model, middleware }), model);
 }
 
 /** The same stream; an in-band `error` part (a rate limit inside a 200 stream) is announced before it is passed on. */

@@ -6,12 +6,12 @@
  */
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { ModelRef } from '../../../../src/errors/failover-error.js';
-import type { CircuitState, ToolEventMap } from '../../../../src/observe/tool-events.js';
-import { ToolTelemetry } from '../../../../src/observe/tool-telemetry.js';
+import type { CircuitListener } from '../../../../src/observe/circuit-changes.js';
+import type { CircuitState } from '../../../../src/observe/tool-events.js';
 import { type BreakerStore, InMemoryBreakerStore } from '../../../../src/policy/breaker-store.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from '../../../../src/policy/circuit-breaker.js';
 import type { Clock } from '../../../../src/util/time.js';
-import { modelKey } from './model-key.js';
+import { modelKey, modelRef } from './model-key.js';
 
 /** Where model breakers live when no coordination shares them: one store per process, as for tools. */
 const processStore = new InMemoryBreakerStore();
@@ -19,24 +19,10 @@ const processStore = new InMemoryBreakerStore();
 /** A model's breaker changed state. */
 export type ModelBreakerChange = { model: ModelRef; from: CircuitState; to: CircuitState };
 
-/** Tells the guard about a model breaker's transitions (the tools' telemetry would count them as a tool's). */
-class ModelBreakerTelemetry extends ToolTelemetry {
-  constructor(
-    private readonly model: ModelRef,
-    private readonly changed: (change: ModelBreakerChange) => void,
-  ) {
-    super();
-  }
-
-  override circuitChanged(input: ToolEventMap['circuit_state']): void {
-    this.changed({ model: this.model, from: input.from, to: input.to });
-  }
-}
-
-/** A model's breaker and the telemetry its transitions go to. */
+/** A model's breaker and the listener that tells the guard of its transitions (not the tools' telemetry: a model is no tool). */
 export interface ModelBreaker {
   breaker: CircuitBreaker;
-  telemetry: ToolTelemetry;
+  listener: CircuitListener;
 }
 
 /** The breakers of the models one guard calls, built on first use and kept per model identity. */
@@ -61,10 +47,11 @@ export class ModelBreakers {
     const key = await modelKey(model);
     let breaker = this.#byKey.get(key);
     if (breaker === undefined) {
-      const ref = { provider: model.provider, modelId: model.modelId };
+      const ref = modelRef(model);
+      const changed = this.#changed;
       breaker = {
         breaker: new CircuitBreaker(key, { ...this.#options, store: this.#store }),
-        telemetry: new ModelBreakerTelemetry(ref, this.#changed),
+        listener: { circuitChanged: ({ from, to }) => changed({ model: ref, from, to }) },
       };
       this.#byKey.set(key, breaker);
     }

@@ -14,6 +14,7 @@ import { type FailedModel, FailoverError, type ModelRef } from '../../../../src/
 import { defaultLogger } from '../../../../src/observe/logger.js';
 import type { BreakerOutcome, BreakerPermit } from '../../../../src/policy/circuit-breaker.js';
 import type { ModelBreakers } from './model-breakers.js';
+import { modelRef } from './model-key.js';
 
 /** The failover options of a guard, resolved. */
 export interface FailoverSettings {
@@ -33,11 +34,6 @@ export interface Admission {
 }
 
 const noBreaker: Admission = { settle: async () => {} };
-
-export const modelRef = (model: LanguageModelV4): ModelRef => ({
-  provider: model.provider,
-  modelId: model.modelId,
-});
 
 /** The provider family (`openai` of `openai.chat`): signatures and item ids are only good within one. */
 const family = (model: LanguageModelV4) => model.provider.split('.')[0];
@@ -66,11 +62,6 @@ export class ModelChain {
     return this.model.provider === this.#models[0]!.provider;
   }
 
-  /** Whether the call moved to a fallback at least once. */
-  get failedOver(): boolean {
-    return this.#index > 0;
-  }
-
   /**
    * The call's params for the current model. A model of another provider gets the prompt without reasoning from
    * earlier assistant turns: its signature (Anthropic's, Gemini's thought signature, OpenAI's encrypted content) only
@@ -92,10 +83,10 @@ export class ModelChain {
     const breakers = this.#settings.breakers;
     if (breakers === undefined) return noBreaker;
     const model = this.model;
-    const { breaker, telemetry } = await breakers.of(model);
+    const { breaker, listener } = await breakers.of(model);
     let permit: BreakerPermit;
     try {
-      permit = await breaker.admit(telemetry);
+      permit = await breaker.admit(listener);
     } catch (error) {
       // The breaker names its key (with the API key's fingerprint); the error names the model.
       if (!CircuitOpenError.isInstance(error)) throw error;
@@ -105,7 +96,7 @@ export class ModelChain {
     return {
       settle: async (outcome) => {
         try {
-          await breaker.record(permit, outcome, telemetry);
+          await breaker.record(permit, outcome, listener);
         } catch (error) {
           // A breaker store that failed must not fail the call it counts: the next admission reads it again.
           defaultLogger.warn(`graceful-ai: could not record a call of ${breaker.name} in its breaker`, {

@@ -3,8 +3,15 @@
  * breakers are keyed by it, so two keys never share them, and the key itself never leaves the process.
  */
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { ModelRef } from '../../../../src/errors/failover-error.js';
 import { fingerprint } from '../../../../src/util/fingerprint.js';
 import { read } from '../../../../src/util/guarded.js';
+
+/** The model as events and errors name it: provider and model id. */
+export const modelRef = (model: LanguageModelV4): ModelRef => ({
+  provider: model.provider,
+  modelId: model.modelId,
+});
 
 /** The request headers that carry a provider's API key (OpenAI and compatibles, Anthropic, Azure, Google). */
 const credentialHeaders = ['authorization', 'x-api-key', 'api-key', 'x-goog-api-key'];

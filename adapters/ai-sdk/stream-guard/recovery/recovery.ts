@@ -102,7 +102,7 @@ export async function recover(
       model,
       params: plan?.params ?? call.params,
       options: call.options,
-      name: recorder.request,
+      recorder,
       announceResponse: model !== committed,
     };
     let finish: Finish;
@@ -145,24 +145,24 @@ export async function recover(
   }
 }
 
-/** One recovery request: the model, the params to send (a prefill, maybe), the attempt's options, a name. */
+/** One recovery request: the model, the params to send (a prefill, maybe), the attempt's options and record. */
 interface RecoveryRequest {
   model: LanguageModelV4;
   params: LanguageModelV4CallOptions;
   options: AttemptOptions;
-  /** Names the request in errors and records, e.g. `stream attempt 2 (anthropic.messages:claude-…)`. */
-  name: string;
+  /** Its record: names the request in errors, and counts the characters it passed on. */
+  recorder: AttemptRecorder;
   /** Pass the request's response metadata on: another model answers (the SDK's `response.modelId` then names it). */
   announceResponse: boolean;
 }
 
 /** One non-streaming recovery request; its answer goes through `reconciliation` at once. Returns its finish. */
 async function generatedRecovery(
-  { model, params, name, announceResponse }: RecoveryRequest,
+  { model, params, recorder, announceResponse }: RecoveryRequest,
   reconciliation: Reconciliation,
   emit: (part: Part) => void,
 ): Promise<Finish> {
-  const result = await new SingleUseRequest(name, () => model.doGenerate(params)).stream();
+  const result = await new SingleUseRequest(recorder.request, () => model.doGenerate(params)).stream();
   if (announceResponse && result.response) {
     const { id, timestamp, modelId } = result.response;
     emit({ type: 'response-metadata', id, timestamp, modelId });
@@ -178,33 +178,28 @@ async function generatedRecovery(
  * without a complete finish. Returns its finish.
  */
 async function streamedRecovery(
-  { model, params, options, name, announceResponse }: RecoveryRequest,
+  { model, params, options, recorder, announceResponse }: RecoveryRequest,
   reconciliation: Reconciliation,
   emit: (part: Part) => void,
   started: (attempt: StreamAttempt) => void,
 ): Promise<Finish> {
-  const attempt = new StreamAttempt(model, params, options, name);
+  const attempt = new StreamAttempt(model, params, options, recorder.request);
   started(attempt);
-  let chars = 0;
-  const pass = (part: Part) => {
-    if (part.type === 'text-delta' || part.type === 'reasoning-delta') chars += part.delta.length;
-    emit(part);
-  };
   try {
     await attempt.open();
     for (;;) {
       const next = await attempt.read();
-      if (next.done) throw missingFinish(chars);
+      if (next.done) throw missingFinish(recorder.charsEmitted);
       const part = next.value;
       if (part.type === 'error') throw part.error;
-      if (part.type === 'response-metadata' && announceResponse) pass(part);
+      if (part.type === 'response-metadata' && announceResponse) emit(part);
       if (part.type === 'finish') {
-        const incomplete = incompleteFinish(part, chars);
+        const incomplete = incompleteFinish(part, recorder.charsEmitted);
         if (incomplete) throw incomplete;
-        for (const out of reconciliation.end()) pass(out);
+        for (const out of reconciliation.end()) emit(out);
         return part;
       }
-      for (const out of reconciliation.push(part)) pass(out);
+      for (const out of reconciliation.push(part)) emit(out);
     }
   } finally {
     attempt.stop();
