@@ -1,4 +1,3 @@
-import type { LanguageModelV4 } from '@ai-sdk/provider';
 import {
   type LanguageModel,
   type PrepareStepFunction,
