@@ -4,7 +4,7 @@ import { fault, reply, startMockServer } from '../mocks/index.js';
 import { startRedis } from '../scripts/redis-server.js';
 import { CircuitBreaker } from '../src/policy/circuit-breaker.js';
 import { createToolPolicy, type ToolPolicy } from '../src/policy/tool-policy.js';
-import { command, connect } from '../test/redis/clients.js';
+import { clientKinds, command, connect } from '../test/redis/clients.js';
 import { runWorker, workerBundle } from '../test/redis/processes.js';
 import { redisPlan } from '../test/redis/redis-plan.js';
 import { giveStartSignal } from '../test/redis/start-signal.js';
@@ -110,6 +110,39 @@ export const benches: Bench[] = [
         };
       } finally {
         await quit();
+        await server.close();
+      }
+    },
+  },
+  {
+    name: 'Redis: per command through each client (@upstash/redis over HTTP, local REST endpoint)',
+    async run() {
+      const name = 'Redis: per command through each client (@upstash/redis over HTTP, local REST endpoint)';
+      const plan = redisPlan();
+      if (!plan.run) return skipped(name, plan.message);
+      const server = await startRedis();
+      const metrics: Record<string, number> = {};
+      try {
+        for (const kind of clientKinds) {
+          const redis = await connect(kind, server.url);
+          try {
+            const coordination = redisCoordination(redis.client, { prefix: `bench:${kind}:` });
+            const breaker = new CircuitBreaker('search', { store: coordination.breakerStore });
+            const roundTrip = await perCall(() => command(redis, ['GET', 'bench:none']), 500);
+            const breakerCheck = await perCall(() => breaker.admit(), 500);
+            const cooldownCheck = await perCall(
+              () => coordination.beforeCall('tool:search', { maxWaitMs: 0, sleep: async () => {} }),
+              500,
+            );
+            metrics[`${kind}RoundTripMs`] = roundTrip.median;
+            metrics[`${kind}BreakerMs`] = breakerCheck.median;
+            metrics[`${kind}CooldownMs`] = cooldownCheck.median;
+          } finally {
+            await redis.quit();
+          }
+        }
+        return { name, metrics };
+      } finally {
         await server.close();
       }
     },

@@ -11,8 +11,14 @@ export {
   type AggregateToolErrorOptions,
   type ToolFailure,
 } from '../../src/errors/aggregate-tool-error.js';
-export { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
+export { CircuitOpenError, type CircuitOpenErrorOptions } from '../../src/errors/circuit-open-error.js';
 export { ContextOverflowError } from '../../src/errors/context-overflow-error.js';
+export {
+  type FailedModel,
+  FailoverError,
+  type FailoverErrorOptions,
+  type ModelRef,
+} from '../../src/errors/failover-error.js';
 export { GracefulError } from '../../src/errors/graceful-error.js';
 export {
   InvalidToolPlanError,

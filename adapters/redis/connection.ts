@@ -1,16 +1,21 @@
 /**
- * The one thing graceful-ai/redis needs of a Redis client: send a command as its words and get the reply. Both
- * major Node clients have such a method — node-redis `sendCommand(['GET', key])`, ioredis `call('GET', key)` — so
- * the user's own client (connected, configured, shared with the app) is used as it is, and neither is a dependency.
+ * The one thing graceful-ai/redis needs of a Redis client: send a command as its words and get the reply. The major
+ * clients each have such a method — node-redis `sendCommand(['GET', key])`, ioredis `call('GET', key)` over TCP,
+ * and `@upstash/redis` `exec(['GET', key])` over HTTP (edge runtimes, Workers) — so the user's own client
+ * (connected, configured, shared with the app) is used as it is, and none is a dependency.
  */
 import { defaultLogger, type Logger } from '../../src/observe/logger.js';
 import { type Clock, systemClock } from '../../src/util/time.js';
 import { checkClock, checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
 
-/** A node-redis (v5+) or ioredis (v5+) client, or anything with one of their command methods. */
+/**
+ * A node-redis (v5+), ioredis (v5+) or `@upstash/redis` (1.35.2+) client, or anything with one of their command
+ * methods.
+ */
 export type RedisClientLike =
   | { sendCommand(args: string[]): Promise<unknown> }
-  | { call(command: string, ...args: string[]): Promise<unknown> };
+  | { call(command: string, ...args: string[]): Promise<unknown> }
+  | { exec(args: [string, ...string[]]): Promise<unknown> };
 
 /** Options every graceful-ai/redis store takes. */
 export interface RedisStoreOptions {
@@ -49,15 +54,16 @@ export interface RedisScript {
 
 /** Checks the shared options (a `TypeError`/`RangeError` naming the option) and the client. */
 export function checkRedisStoreOptions(client: unknown, options: RedisStoreOptions): void {
-  const c = client as { sendCommand?: unknown; call?: unknown } | null;
+  const c = client as { sendCommand?: unknown; call?: unknown; exec?: unknown } | null;
   if (
     typeof c !== 'object' ||
     c === null ||
-    (typeof c.sendCommand !== 'function' && typeof c.call !== 'function')
+    (typeof c.sendCommand !== 'function' && typeof c.call !== 'function' && typeof c.exec !== 'function')
   ) {
     throw new TypeError(
-      'graceful-ai: the Redis client must be a node-redis client (createClient from "redis", with sendCommand) or ' +
-        `an ioredis client (new Redis(), with call); got ${c === null || typeof c !== 'object' ? String(c) : 'an object without either'}.`,
+      'graceful-ai: the Redis client must be a node-redis client (createClient from "redis", with sendCommand), ' +
+        'an ioredis client (new Redis() from "ioredis", with call) or an @upstash/redis client (new Redis({ url, token }) ' +
+        `from "@upstash/redis", with exec); got ${c === null || typeof c !== 'object' ? String(c) : 'an object with none of them'}.`,
     );
   }
   checkOptionsObject('options', options);
@@ -87,11 +93,7 @@ export class RedisConnection {
 
   constructor(client: RedisClientLike, options: RedisStoreOptions = {}) {
     checkRedisStoreOptions(client, options);
-    // ioredis has an internal `sendCommand` too (taking its own Command objects): its `call` comes first.
-    this.#send =
-      'call' in client && typeof client.call === 'function'
-        ? (args) => client.call(args[0] as string, ...args.slice(1))
-        : (args) => (client as { sendCommand(args: string[]): Promise<unknown> }).sendCommand(args);
+    this.#send = commandSender(client);
     this.prefix = options.prefix ?? defaultRedisStoreOptions.prefix;
     this.#timeoutMs = options.commandTimeoutMs ?? defaultRedisStoreOptions.commandTimeoutMs;
     this.#offlineMs = options.offlineMs ?? defaultRedisStoreOptions.offlineMs;
@@ -165,6 +167,33 @@ export class RedisConnection {
     }
     return sha;
   }
+}
+
+/**
+ * How `client` sends one command. ioredis has an internal `sendCommand` too (taking its own Command objects): its
+ * `call` comes first. `@upstash/redis` sends each `exec` as one HTTP request (never auto-pipelined since 1.35.2).
+ */
+export function commandSender(client: RedisClientLike): (args: string[]) => Promise<unknown> {
+  const c = client as {
+    call?: (command: string, ...args: string[]) => Promise<unknown>;
+    sendCommand?: (args: string[]) => Promise<unknown>;
+    exec?: (args: string[]) => Promise<unknown>;
+  };
+  if (typeof c.call === 'function') return (args) => c.call!(args[0] as string, ...args.slice(1));
+  if (typeof c.sendCommand === 'function') return (args) => c.sendCommand!(args);
+  return async (args) => asStored(await c.exec!(args));
+}
+
+/**
+ * A reply of `@upstash/redis` as Redis sent it. Unless created with `automaticDeserialization: false`, that client
+ * reads every reply as JSON: '{"state":"open",…}' arrives as an object, '7' as the number 7. graceful-ai stores only
+ * text that `JSON.stringify` wrote and tokens that are no JSON, so writing a parsed value back gives the very text
+ * Redis holds (the breaker's compare-and-set compares it byte for byte); numbers stay numbers, as integer replies are.
+ */
+function asStored(reply: unknown): unknown {
+  if (reply === null || typeof reply === 'string' || typeof reply === 'number') return reply;
+  if (Array.isArray(reply)) return reply.map(asStored);
+  return JSON.stringify(reply);
 }
 
 async function sha1(text: string): Promise<string> {

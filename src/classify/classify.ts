@@ -32,16 +32,19 @@ const networkCodes = new Set(networkErrorCodes);
 const abortCodes = new Set(['ABORT_ERR', 'UND_ERR_ABORTED']);
 const permanentNames = new Set(permanentErrorNames);
 const timeoutNames = new Set(timeoutErrorNames);
-/** graceful-ai's own errors carry their verdict, whatever their cause says. */
-const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: string]> = [
-  [errorMarker('ToolTimeoutError'), 'transient', 'name:ToolTimeoutError'],
-  [errorMarker('StreamStalledError'), 'transient', 'name:StreamStalledError'],
-  [errorMarker('StreamInterruptedError'), 'transient', 'name:StreamInterruptedError'],
-  [errorMarker('ModelRetry'), 'permanent', 'name:ModelRetry'],
-  [errorMarker('CircuitOpenError'), 'permanent', 'name:CircuitOpenError'],
-  [errorMarker('CooldownError'), 'transient', 'name:CooldownError'],
-  [errorMarker('ContextOverflowError'), 'overflow', 'name:ContextOverflowError'],
-];
+/** graceful-ai's own errors carry their verdict, whatever their cause says (reason `name:<error>`). */
+const ownVerdicts = Object.entries({
+  ToolTimeoutError: 'transient',
+  StreamStalledError: 'transient',
+  StreamInterruptedError: 'transient',
+  ModelRetry: 'permanent',
+  CircuitOpenError: 'permanent',
+  CooldownError: 'transient',
+  ContextOverflowError: 'overflow',
+} satisfies Record<string, ErrorKind>).map(([name, kind]): [marker: symbol, verdict: Rule] => [
+  errorMarker(name),
+  [kind, `name:${name}`],
+]);
 
 /**
  * Decides what to do about an error: `transient` (retry it), `permanent` (give up), `overflow` (the context is
@@ -134,7 +137,7 @@ function classifyByRules(
 
   for (const node of facts.nodes) {
     const own = ownVerdicts.find(([marker]) => hasMarker(node, marker));
-    if (own) return [own[1], own[2]];
+    if (own) return own[1];
   }
 
   if (facts.names.includes('AbortError')) return ['abort', 'name:AbortError'];

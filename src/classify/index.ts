@@ -3,6 +3,7 @@
  * retry-after parsing. The main entry re-exports `classifyError` and `isContextOverflow`. See docs/classification.md.
  */
 export { classifyError, isContextOverflow } from './classify.js';
+export { type FailureKind, failureKindOf } from './failure-kind.js';
 export {
   defaultPatterns,
   limitPatterns,

@@ -1,4 +1,4 @@
-import { boundedErrorText } from '../redact/error-text.js';
+import { boundedErrorText } from '../redact/bounded-error-text.js';
 import { formatDuration } from '../util/duration.js';
 import { errorMarker, GracefulError, hasMarker } from './graceful-error.js';
 

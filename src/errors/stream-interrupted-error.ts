@@ -34,8 +34,7 @@ export class StreamInterruptedError extends GracefulError {
     super(
       'StreamInterruptedError',
       `The model stream ended ${where}, ${describeEnding(options)}: the answer is incomplete. The stream guard ` +
-        'retries it; if this repeats, check what sits between you and the provider (a proxy or load balancer that ' +
-        'closes long responses).',
+        'retries it; if this repeats, check for a proxy or load balancer that closes long responses.',
     );
     this.ending = options.ending;
     this.rawFinishReason = options.rawFinishReason;

@@ -13,14 +13,12 @@ type Write = (format: string, ...args: unknown[]) => void;
 /** Whether `NODE_DEBUG` names graceful-ai (comma- or space-separated sections, `*` wildcards, as Node reads it). */
 export function debugRequested(nodeDebug: string | undefined): boolean {
   if (!nodeDebug) return false;
-  return nodeDebug
-    .split(/[\s,]+/)
-    .filter(Boolean)
-    .some((section) =>
-      new RegExp(`^${section.replace(/[|\\{}()[\]^$+?.]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(
-        'graceful-ai',
-      ),
-    );
+  // One alternative per section; an empty one (`,,`, a leading comma) matches only the empty name.
+  const sections = nodeDebug
+    .replace(/[|\\{}()[\]^$+?.]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/[\s,]+/g, '|');
+  return new RegExp(`^(?:${sections})$`, 'i').test('graceful-ai');
 }
 
 let write: Write | undefined;

@@ -1,10 +1,13 @@
 import type { Classification } from '../classify/types.js';
-import { errorText } from '../redact/error-text.js';
+import { errorText } from '../util/error-text.js';
+import { type CircuitListener, reportCircuitChange } from './circuit-changes.js';
 import type { Emitter } from './emitter.js';
 import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';
 import { type CircuitState, type FailureDecision, type ToolEventMap, toolEvents } from './tool-events.js';
 import type { TurnTrace } from './trace.js';
+
+type TraceRecord = Parameters<TurnTrace['record']>[0];
 
 /** Where the resilience layer reports: events, metrics, an optional turn trace and the logger. */
 export interface ToolTelemetryOptions {
@@ -22,7 +25,7 @@ export interface ToolTelemetryOptions {
  * One entry point per decision: each call updates the metrics, appends to the trace, emits the typed event and
  * logs, so the policies never keep these four in step themselves.
  */
-export class ToolTelemetry {
+export class ToolTelemetry implements CircuitListener {
   readonly events: Emitter<ToolEventMap>;
   readonly metrics: ToolMetrics;
   readonly trace: TurnTrace | undefined;
@@ -37,116 +40,86 @@ export class ToolTelemetry {
 
   /** The same sinks with another trace (one per turn). */
   withTrace(trace: TurnTrace | undefined): ToolTelemetry {
-    return new ToolTelemetry({ events: this.events, metrics: this.metrics, trace, logger: this.logger });
+    return new ToolTelemetry({ ...this, trace });
   }
 
   /** A transient failure will be retried: counts it, logs the warn line, traces `retry`, emits `tool_retry`. */
-  retrying(event: ToolEventMap['tool_retry'] & { circuitState?: CircuitState }): void {
-    const { circuitState, ...input } = event;
-    const payload = input;
-    this.metrics.attemptFailed(payload.toolName, payload.classification);
-    this.metrics.retried(payload.toolName);
+  retrying({ circuitState, ...event }: ToolEventMap['tool_retry'] & { circuitState?: CircuitState }): void {
+    this.metrics.attemptFailed(event.toolName, event.classification);
+    this.metrics.retried(event.toolName);
     this.logger.warn(
-      `Tool '${payload.toolName}' failed (attempt ${payload.attempt}/${payload.maxRetries + 1}), retrying in ` +
-        `${(payload.delayMs / 1000).toFixed(1)}s: ${errorText(payload.error)}`,
-      { classification: payload.classification },
+      `Tool '${event.toolName}' failed (attempt ${event.attempt}/${event.maxRetries + 1}), retrying in ` +
+        `${(event.delayMs / 1000).toFixed(1)}s: ${errorText(event.error)}`,
+      { classification: event.classification },
     );
-    this.trace?.record({
-      event_type: 'tool_retry',
-      toolName: payload.toolName,
-      error: payload.error,
-      classification: payload.classification,
+    this.#report('tool_retry', event, {
+      error: event.error,
+      classification: event.classification,
       circuit_breaker_state: circuitState,
-      retry_count: payload.attempt - 1,
+      retry_count: event.attempt - 1,
       decision: 'retry',
     });
-    this.events.emit('tool_retry', payload);
   }
 
   /** A call gave up. `ranTool` is false when it was rejected before running (breaker open, deadline). */
-  failed(event: ToolEventMap['tool_failed'] & { ranTool: boolean; circuitState?: CircuitState }): void {
-    const { ranTool, circuitState, ...input } = event;
-    const payload = input;
-    if (ranTool) this.metrics.attemptFailed(payload.toolName, payload.classification);
-    this.metrics.callSettled(payload.toolName, payload.attempts > 1, false);
-    this.trace?.record({
-      event_type: 'tool_failed',
-      toolName: payload.toolName,
-      error: payload.error,
-      classification: payload.classification,
+  failed({
+    ranTool,
+    circuitState,
+    ...event
+  }: ToolEventMap['tool_failed'] & { ranTool: boolean; circuitState?: CircuitState }): void {
+    if (ranTool) this.metrics.attemptFailed(event.toolName, event.classification);
+    this.metrics.callSettled(event.toolName, event.attempts > 1, false);
+    this.#report('tool_failed', event, {
+      error: event.error,
+      classification: event.classification,
       circuit_breaker_state: circuitState,
-      retry_count: Math.max(0, payload.attempts - 1),
-      decision: `give_up:${payload.decision satisfies FailureDecision}`,
+      retry_count: Math.max(0, event.attempts - 1),
+      decision: `give_up:${event.decision satisfies FailureDecision}`,
     });
-    this.events.emit('tool_failed', payload);
   }
 
   /** A call succeeded (after `attempts` attempts). */
-  succeeded(event: ToolEventMap['tool_succeeded'] & { circuitState?: CircuitState }): void {
-    const { circuitState, ...input } = event;
-    const payload = input;
-    this.metrics.callSettled(payload.toolName, payload.attempts > 1, true);
-    this.trace?.record({
-      event_type: 'tool_succeeded',
-      toolName: payload.toolName,
+  succeeded({
+    circuitState,
+    ...event
+  }: ToolEventMap['tool_succeeded'] & { circuitState?: CircuitState }): void {
+    this.metrics.callSettled(event.toolName, event.attempts > 1, true);
+    this.#report('tool_succeeded', event, {
       circuit_breaker_state: circuitState,
-      retry_count: payload.attempts - 1,
+      retry_count: event.attempts - 1,
       decision: 'ok',
     });
-    this.events.emit('tool_succeeded', payload);
   }
 
   /** An attempt ran past its per-tool timeout and was abandoned. */
-  timedOut(input: ToolEventMap['tool_timeout']): void {
-    const event = input;
+  timedOut(event: ToolEventMap['tool_timeout']): void {
     this.metrics.timedOut(event.toolName);
-    this.trace?.record({
-      event_type: 'tool_timeout',
-      toolName: event.toolName,
-      retry_count: event.attempt - 1,
-      decision: 'abandon',
-    });
-    this.events.emit('tool_timeout', event);
+    this.#report('tool_timeout', event, { retry_count: event.attempt - 1, decision: 'abandon' });
   }
 
   /** A breaker changed state (an opening counts in `circuit_breaker_opens`). */
-  circuitChanged(input: ToolEventMap['circuit_state']): void {
-    const event = input;
-    if (event.to === 'open') this.metrics.circuitOpened(event.toolName);
-    this.logger.info(`Circuit of tool '${event.toolName}': ${event.from} → ${event.to}`);
-    this.trace?.record({
-      event_type: 'circuit_state',
-      toolName: event.toolName,
-      circuit_breaker_state: event.to,
-      decision: event.to,
-    });
-    this.events.emit('circuit_state', event);
+  circuitChanged(event: ToolEventMap['circuit_state']): void {
+    reportCircuitChange(this, event);
   }
 
   /** A failed tool was answered by its fallback. */
-  fallbackUsed(event: ToolEventMap['fallback_used'] & { classification?: Classification }): void {
-    const { classification, ...input } = event;
-    const payload = input;
-    this.trace?.record({
-      event_type: 'fallback_used',
-      toolName: payload.toolName,
-      error: payload.error,
+  fallbackUsed({
+    classification,
+    ...event
+  }: ToolEventMap['fallback_used'] & { classification?: Classification }): void {
+    this.#report('fallback_used', event, {
+      error: event.error,
       classification,
-      decision: `fallback:${payload.fallback}`,
+      decision: `fallback:${event.fallback}`,
     });
-    this.events.emit('fallback_used', payload);
   }
 
   /** A step of a tool plan settled. */
-  planStep(input: ToolEventMap['plan_step']): void {
-    const event = input;
-    this.trace?.record({
-      event_type: 'plan_step',
-      toolName: event.toolName,
+  planStep(event: ToolEventMap['plan_step']): void {
+    this.#report('plan_step', event, {
       error: event.error,
       decision: `${event.step}:${event.outcome}:${event.decision}`,
     });
-    this.events.emit('plan_step', event);
   }
 
   /** A turn's deadline passed: logs, traces each abandoned or skipped call, emits `turn_deadline`. */
@@ -160,6 +133,16 @@ export class ToolTelemetry {
     for (const id of event.skipped)
       this.trace?.record({ event_type: 'turn_deadline', toolName: id, decision: 'skip' });
     this.events.emit('turn_deadline', event);
+  }
+
+  /** The last two steps of a decision about one tool: its trace entry (when tracing), then its event. */
+  #report<K extends Exclude<keyof ToolEventMap, 'turn_deadline'>>(
+    type: K,
+    event: ToolEventMap[K],
+    entry: Omit<TraceRecord, 'event_type' | 'toolName'>,
+  ): void {
+    this.trace?.record({ event_type: type, toolName: event.toolName, ...entry });
+    this.events.emit(type, event);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Classification } from '../classify/types.js';
-import { errorText } from '../redact/error-text.js';
+import { errorText } from '../util/error-text.js';
 import { type Clock, systemClock } from '../util/time.js';
 import { checkClock, checkSize } from '../util/validate.js';
 import type { CircuitState } from './tool-events.js';

@@ -1,6 +1,6 @@
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
+import { type CircuitListener, processCircuitListener } from '../observe/circuit-changes.js';
 import type { CircuitState } from '../observe/tool-events.js';
-import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
 import { isThenable } from '../util/shape.js';
 import { type Clock, systemClock } from '../util/time.js';
 import { checkClock, checkCount, checkOptionsObject, checkTimeoutMs } from '../util/validate.js';
@@ -32,14 +32,14 @@ export interface CircuitBreakerOptions {
 /** The defaults of {@link CircuitBreakerOptions}: open after 5 failures, for 30 s; close after 2 trial successes. */
 export const defaultBreakerOptions = { failureThreshold: 5, successThreshold: 2, openMs: 30_000 } as const;
 
-/** Throws a `RangeError`/`TypeError` naming the first invalid `breaker.*` option. */
-export function checkBreakerOptions(options: CircuitBreakerOptions): void {
-  checkOptionsObject('breaker', options);
-  checkCount('breaker.failureThreshold', options.failureThreshold, 1);
-  checkCount('breaker.successThreshold', options.successThreshold, 1);
-  checkTimeoutMs('breaker.openMs', options.openMs);
-  checkOptionsObject('breaker.store', options.store);
-  checkClock('breaker.clock', options.clock);
+/** Throws a `RangeError`/`TypeError` naming the first invalid option, as `<prefix>failureThreshold` and so on. */
+export function checkBreakerOptions(options: CircuitBreakerOptions, prefix = 'breaker.'): void {
+  checkOptionsObject(prefix.slice(0, -1), options);
+  checkCount(`${prefix}failureThreshold`, options.failureThreshold, 1);
+  checkCount(`${prefix}successThreshold`, options.successThreshold, 1);
+  checkTimeoutMs(`${prefix}openMs`, options.openMs);
+  checkOptionsObject(`${prefix}store`, options.store);
+  checkClock(`${prefix}clock`, options.clock);
 }
 
 /** How a call that held a permit ended, as the breaker sees it (resilience4j: recorded, or ignored). */
@@ -93,9 +93,12 @@ export class CircuitBreaker {
     });
   }
 
-  /** Admits a call or throws `CircuitOpenError` at once. */
-  async acquire(telemetry: ToolTelemetry = defaultTelemetry): Promise<BreakerPermit> {
-    return this.admit(telemetry);
+  /**
+   * Admits a call or throws `CircuitOpenError` at once. `listener` hears a transition to HALF_OPEN (default: the
+   * process-wide events, metrics and logger, as the default `ToolTelemetry` reports them).
+   */
+  async acquire(listener: CircuitListener = processCircuitListener): Promise<BreakerPermit> {
+    return this.admit(listener);
   }
 
   /**
@@ -103,7 +106,7 @@ export class CircuitBreaker {
    * the permit or throws `CircuitOpenError` at once; with an async store, a promise of either. Lets a caller start
    * the admitted call synchronously (a tool's `execute` must return its async iterable synchronously).
    */
-  admit(telemetry: ToolTelemetry = defaultTelemetry): BreakerPermit | Promise<BreakerPermit> {
+  admit(listener: CircuitListener = processCircuitListener): BreakerPermit | Promise<BreakerPermit> {
     const now = this.#clock.now();
     const admission = this.#store.update<Admission>(this.name, (current) => {
       const s = current ?? closed();
@@ -120,14 +123,14 @@ export class CircuitBreaker {
       return { next: s, result: { rejectAfterMs: reopensAt - now, reopensAt } };
     });
     return isThenable(admission)
-      ? Promise.resolve(admission).then((a) => this.#permit(a, telemetry))
-      : this.#permit(admission, telemetry);
+      ? Promise.resolve(admission).then((a) => this.#permit(a, listener))
+      : this.#permit(admission, listener);
   }
 
-  #permit(admission: Admission, telemetry: ToolTelemetry): BreakerPermit {
+  #permit(admission: Admission, listener: CircuitListener): BreakerPermit {
     if ('permit' in admission) {
       if (admission.from === 'open')
-        telemetry.circuitChanged({ toolName: this.name, from: 'open', to: 'half_open' });
+        listener.circuitChanged({ toolName: this.name, from: 'open', to: 'half_open' });
       return admission.permit;
     }
     throw new CircuitOpenError({
@@ -137,11 +140,11 @@ export class CircuitBreaker {
     });
   }
 
-  /** Records how a permitted call ended; returns the state afterwards. */
+  /** Records how a permitted call ended; returns the state afterwards (a transition goes to `listener`). */
   async record(
     permit: BreakerPermit,
     outcome: BreakerOutcome,
-    telemetry: ToolTelemetry = defaultTelemetry,
+    listener: CircuitListener = processCircuitListener,
   ): Promise<CircuitState> {
     const now = this.#clock.now();
     const [from, to] = await this.#store.update<[CircuitState, CircuitState]>(this.name, (current) => {
@@ -149,7 +152,7 @@ export class CircuitBreaker {
       const next = this.#apply(s, permit, outcome, now);
       return { next, result: [s.state, next.state] };
     });
-    if (from !== to) telemetry.circuitChanged({ toolName: this.name, from, to });
+    if (from !== to) listener.circuitChanged({ toolName: this.name, from, to });
     return to;
   }
 

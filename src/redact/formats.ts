@@ -34,8 +34,6 @@ export const TOKEN = charClass(/[!#-%*+\-./0-:=?-Z^_a-z~]/);
 
 /** A key recognised by its prefix, wherever it stands (after a letter, a digit, `_`, `=` or an escape). */
 export interface KeyFormat {
-  /** Who issues it (the docs table lists every name). */
-  readonly name: string;
   readonly prefixes: readonly string[];
   /** The class of the characters after the prefix. */
   readonly body: CharClass;
@@ -50,85 +48,63 @@ export interface KeyFormat {
   readonly random?: boolean;
 }
 
+/**
+ * Each entry is a row of the table in docs/graceful-tool.md "Secret redaction", named in the comment above it (the
+ * docs test checks that the table shows every prefix).
+ */
 export const KEY_FORMATS: readonly KeyFormat[] = [
+  // Anthropic
+  { prefixes: ['sk-ant-'], body: BASE64URL, min: 1 },
+  // OpenAI project, service account and admin keys
+  { prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], body: BASE64URL, min: 1 },
+  // OpenRouter
+  { prefixes: ['sk-or-'], body: BASE64URL, min: 1 },
+  // other sk- keys: OpenAI (legacy), DeepSeek, Moonshot
+  { prefixes: ['sk-'], body: BASE64URL, min: 20, random: true },
+  // Stripe secret, restricted and webhook keys
+  { prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'], body: ALNUM, min: 1 },
+  // other sk_ keys: ElevenLabs
+  { prefixes: ['sk_'], body: ALNUM, min: 20, random: true },
+  // Slack tokens
   {
-    name: 'Anthropic',
-    prefixes: ['sk-ant-'],
-    body: BASE64URL,
-    min: 1,
-  },
-  {
-    name: 'OpenAI project, service account and admin keys',
-    prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'],
-    body: BASE64URL,
-    min: 1,
-  },
-  { name: 'OpenRouter', prefixes: ['sk-or-'], body: BASE64URL, min: 1 },
-  {
-    name: 'other sk- keys: OpenAI (legacy), DeepSeek, Moonshot',
-    prefixes: ['sk-'],
-    body: BASE64URL,
-    min: 20,
-    random: true,
-  },
-  {
-    name: 'Stripe secret, restricted and webhook keys',
-    prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'],
-    body: ALNUM,
-    min: 1,
-  },
-  {
-    name: 'other sk_ keys: ElevenLabs',
-    prefixes: ['sk_'],
-    body: ALNUM,
-    min: 20,
-    random: true,
-  },
-  {
-    name: 'Slack tokens',
     prefixes: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-', 'xoxe-', 'xoxe.', 'xapp-'],
     body: ALNUM_DASH,
     min: 1,
   },
-  {
-    name: 'GitHub tokens',
-    prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
-    body: ALNUM,
-    min: 1,
-  },
-  {
-    name: 'GitHub fine-grained tokens',
-    prefixes: ['github_pat_'],
-    body: BASE64URL,
-    min: 1,
-  },
-  { name: 'GitLab tokens', prefixes: ['glpat-'], body: BASE64URL, min: 1 },
-  { name: 'Google API keys', prefixes: ['AIza'], body: BASE64URL, min: 1 },
-  { name: 'Google OAuth access tokens', prefixes: ['ya29.'], body: BASE64URL, min: 1 },
-  { name: 'Hugging Face', prefixes: ['hf_'], body: ALNUM, min: 30 },
-  { name: 'Groq', prefixes: ['gsk_'], body: ALNUM, min: 20 },
-  { name: 'xAI', prefixes: ['xai-'], body: ALNUM, min: 20 },
-  { name: 'Perplexity', prefixes: ['pplx-'], body: ALNUM, min: 20 },
-  { name: 'Fireworks', prefixes: ['fw_'], body: ALNUM, min: 20 },
-  { name: 'Together AI', prefixes: ['tgp_v1_'], body: BASE64URL, min: 1 },
-  { name: 'Cerebras', prefixes: ['csk-'], body: ALNUM, min: 20 },
-  { name: 'Replicate', prefixes: ['r8_'], body: ALNUM, min: 20 },
-  { name: 'Vercel AI Gateway', prefixes: ['vck_'], body: ALNUM, min: 20 },
-  { name: 'npm tokens', prefixes: ['npm_'], body: ALNUM, min: 20 },
-  {
-    name: 'AWS access key ids',
-    prefixes: ['AKIA', 'ASIA', 'ABIA', 'ACCA'],
-    body: UPPER_ALNUM,
-    min: 16,
-    exact: true,
-  },
-  {
-    name: 'Twilio API key and account SIDs',
-    prefixes: ['SK', 'AC'],
-    body: LOWER_HEX,
-    min: 32,
-    exact: true,
-  },
+  // GitHub tokens
+  { prefixes: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], body: ALNUM, min: 1 },
+  // GitHub fine-grained tokens
+  { prefixes: ['github_pat_'], body: BASE64URL, min: 1 },
+  // GitLab tokens
+  { prefixes: ['glpat-'], body: BASE64URL, min: 1 },
+  // Google API keys
+  { prefixes: ['AIza'], body: BASE64URL, min: 1 },
+  // Google OAuth access tokens
+  { prefixes: ['ya29.'], body: BASE64URL, min: 1 },
+  // Hugging Face
+  { prefixes: ['hf_'], body: ALNUM, min: 30 },
+  // Groq
+  { prefixes: ['gsk_'], body: ALNUM, min: 20 },
+  // xAI
+  { prefixes: ['xai-'], body: ALNUM, min: 20 },
+  // Perplexity
+  { prefixes: ['pplx-'], body: ALNUM, min: 20 },
+  // Fireworks
+  { prefixes: ['fw_'], body: ALNUM, min: 20 },
+  // Together AI
+  { prefixes: ['tgp_v1_'], body: BASE64URL, min: 1 },
+  // Cerebras
+  { prefixes: ['csk-'], body: ALNUM, min: 20 },
+  // Replicate
+  { prefixes: ['r8_'], body: ALNUM, min: 20 },
+  // Vercel AI Gateway
+  { prefixes: ['vck_'], body: ALNUM, min: 20 },
+  // npm tokens
+  { prefixes: ['npm_'], body: ALNUM, min: 20 },
+  // AWS access key ids
+  { prefixes: ['AKIA', 'ASIA', 'ABIA', 'ACCA'], body: UPPER_ALNUM, min: 16, exact: true },
+  // Twilio API key and account SIDs
+  { prefixes: ['SK', 'AC'], body: LOWER_HEX, min: 32, exact: true },
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { ErrorKind } from '../classify/types.js';
-import { boundedErrorText, errorText } from '../redact/error-text.js';
+import { boundedErrorText } from '../redact/bounded-error-text.js';
+import { errorText } from '../util/error-text.js';
 import type { SessionMessage } from './message.js';
 
 /**

@@ -5,7 +5,7 @@ import {
 } from '../errors/session-errors.js';
 import { decideRetry } from '../policy/retry-decision.js';
 import { abortableSleep } from '../policy/sleep.js';
-import { boundedErrorText } from '../redact/error-text.js';
+import { boundedErrorText } from '../redact/bounded-error-text.js';
 import { type Random, type Sleep, systemRandom } from '../util/time.js';
 import type { SessionEventMap } from './events.js';
 import type { RetrySettings } from './settings.js';

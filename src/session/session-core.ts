@@ -1,4 +1,5 @@
 import { classifyError } from '../classify/classify.js';
+import { usageLimitMatcher } from '../classify/failure-kind.js';
 import type { Classification, ClassifyOverrides } from '../classify/types.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { SessionBusyError } from '../errors/session-errors.js';
@@ -14,7 +15,6 @@ import { RetryLifecycle, type RetryVerdict } from './retry-lifecycle.js';
 import { SessionWrites } from './session-writes.js';
 import { resolveSessionSettings, type SessionSettings, type SessionSettingsInput } from './settings.js';
 import { InMemorySessionStore, type SessionStore } from './store.js';
-import { usageLimitMatcher } from './usage-limit.js';
 
 /** Emits one session event. */
 export type SessionEmit<M extends SessionMessage> = <K extends keyof SessionEventMap<M>>(

@@ -1,4 +1,5 @@
 import type { Classification } from '../classify/types.js';
+import type { ModelRef } from '../errors/failover-error.js';
 import type { Clock } from '../util/time.js';
 
 /** How an attempt talked to the provider: a streamed request or one non-streaming request. */
@@ -11,6 +12,8 @@ export interface AttemptRecord {
   mode: AttemptMode;
   /** The request's name, as in {@link StreamConsumedError}. */
   request: string;
+  /** The model the attempt called (with `fallbackModels`, a fallback's). */
+  model: ModelRef;
   outcome: 'ok' | 'failed';
   /** The error that ended the attempt (name and message only). */
   error?: { name: string; message: string };
@@ -39,10 +42,15 @@ export class AttemptRecorder {
   constructor(
     readonly attempt: number,
     readonly mode: AttemptMode,
-    readonly request: string,
+    readonly model: ModelRef,
     private readonly clock: Clock,
   ) {
     this.#startedAt = clock.now();
+  }
+
+  /** The request's name, e.g. `stream attempt 2 (anthropic.messages:claude-sonnet-4-5)`. */
+  get request(): string {
+    return `${this.mode} attempt ${this.attempt} (${this.model.provider}:${this.model.modelId})`;
   }
 
   finish(failure?: { error: unknown; classification: Classification }): AttemptRecord {
@@ -50,6 +58,7 @@ export class AttemptRecorder {
       attempt: this.attempt,
       mode: this.mode,
       request: this.request,
+      model: { ...this.model },
       outcome: failure ? 'failed' : 'ok',
       charsEmitted: this.charsEmitted,
       durationMs: this.clock.now() - this.#startedAt,

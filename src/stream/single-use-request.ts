@@ -16,11 +16,6 @@ export class SingleUseRequest<T> {
     private readonly start: () => PromiseLike<T>,
   ) {}
 
-  /** Whether {@link stream} was already called. */
-  get consumed(): boolean {
-    return this.#consumed;
-  }
-
   /** Sends the request. Throws {@link StreamConsumedError} (synchronously) on a second call. */
   stream(): PromiseLike<T> {
     if (this.#consumed) throw new StreamConsumedError({ request: this.name });

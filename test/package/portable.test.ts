@@ -2,7 +2,8 @@
  * The main entry loads wherever `ai` does (edge runtimes, workerd without `nodejs_compat`): no Node built-in may be
  * reachable from it at load time. Checked on the built graph (esbuild's metafile), not on the source: a type-only
  * import or a built-in resolved lazily (`process.getBuiltinModule`) is fine, a static or dynamic import is not.
- * `graceful-ai/ui` goes further: it reaches nothing at all (browser bundles of chat UIs import it).
+ * `graceful-ai/ui` goes further: it reaches nothing at all (browser bundles of chat UIs import it), and so does
+ * `graceful-ai/redis` (edge functions and Workers import it with an `@upstash/redis` client).
  */
 import { describe, expect, it } from 'vitest';
 import { debugRequested } from '../../src/observe/logger.js';
@@ -25,6 +26,10 @@ describe('the main entry is portable', () => {
 
   it('graceful-ai/ui reaches nothing at load time: not even ai (only its types)', async () => {
     expect(await importsOf("export * from './adapters/ui/index.ts';")).toEqual([]);
+  });
+
+  it('graceful-ai/redis reaches nothing at load time: no Node built-in, no Redis client (the user passes one)', async () => {
+    expect(await importsOf("export * from './adapters/redis/index.ts';")).toEqual([]);
   });
 
   it('the scan would catch one: a module that imports node:fs statically', async () => {

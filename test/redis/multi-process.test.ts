@@ -2,10 +2,12 @@
  * graceful-ai/redis across real processes: several Node children share one redis-server (started per file) and the
  * fault kit's loopback OpenAI mock, and the parent checks what each did and how many requests the provider got.
  */
+import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { modelKey } from '../../adapters/ai-sdk/stream-guard/models/model-key.js';
 import { fault, reply, startMockServer } from '../../mocks/index.js';
 import type { MockServer } from '../../mocks/server.js';
-import { command, connect, type TestClient } from './clients.js';
+import { clientKinds, command, connect, type TestClient } from './clients.js';
 import { describeWithRedis } from './describe-with-redis.js';
 import type { Job } from './fixtures/worker.js';
 import { runWorker as runIn, startWorker as startIn, workerBundle } from './processes.js';
@@ -28,12 +30,19 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
   });
   const base = () => ({ redis: server().url, client: 'node-redis' as const });
 
-  it('a breaker opened by process A fails fast in process B, without running the tool', async () => {
+  it('a breaker opened by process A fails fast in processes B and C, without running the tool', async () => {
     const p = prefix();
     const a = await runWorker({ ...base(), mode: 'open-breaker', prefix: p });
     expect(a).toMatchObject({ ran: 1, ok: false });
-    const b = await runWorker({ ...base(), client: 'ioredis', mode: 'call-tool', prefix: p });
-    expect(b).toEqual({ ran: 0, ok: false, decision: 'circuit_open' });
+    const others = await Promise.all(
+      (['ioredis', 'upstash'] as const).map((client) =>
+        runWorker({ ...base(), client, mode: 'call-tool', prefix: p }),
+      ),
+    );
+    expect(others).toEqual([
+      { ran: 0, ok: false, decision: 'circuit_open' },
+      { ran: 0, ok: false, decision: 'circuit_open' },
+    ]);
   });
 
   it('exactly one of 6 concurrent processes takes the half-open trial', async () => {
@@ -50,11 +59,74 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
     const startAt = Date.now() + 2_000;
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        runWorker({ ...base(), client: i % 2 ? 'ioredis' : 'node-redis', mode: 'trial', prefix: p, startAt }),
+        runWorker({ ...base(), client: clientKinds[i % 3]!, mode: 'trial', prefix: p, startAt }),
       ),
     );
     const seen = results.map((r) => r.result).sort();
     expect(seen).toEqual(['rejected', 'rejected', 'rejected', 'rejected', 'rejected', 'trial']);
+  });
+
+  /** OpenAI (chat) is down, Anthropic answers: the loopback server speaks both under one base URL. */
+  const openAIDown = () =>
+    startMockServer({
+      script: (request) => (request.api === 'chat' ? fault.serverError(503) : reply.text('Hi there')),
+    });
+  const sentTo = (mock: MockServer, api: string) => mock.requests.filter((r) => r.api === api).length;
+
+  it("model breaker: the primary's failure in process A sends process B straight to the fallback, no request to the primary", async () => {
+    const mock = await openAIDown();
+    try {
+      const p = prefix();
+      const a = await runWorker({ ...base(), mode: 'failover', prefix: p, mock: mock.urls.openai });
+      expect(a).toEqual({ ok: true, text: 'Hi there' });
+      expect([sentTo(mock, 'chat'), sentTo(mock, 'messages')]).toEqual([1, 1]);
+      const b = await runWorker({
+        ...base(),
+        client: 'ioredis',
+        mode: 'failover',
+        prefix: p,
+        mock: mock.urls.openai,
+      });
+      expect(b).toEqual({ ok: true, text: 'Hi there' });
+      expect([sentTo(mock, 'chat'), sentTo(mock, 'messages')]).toEqual([1, 2]);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('model breaker: after the open period exactly one of 6 concurrent processes sends the trial to the primary', async () => {
+    const mock = await openAIDown();
+    try {
+      const p = prefix();
+      // The primary's breaker, keyed as every worker keys it, OPEN with its time passed: the next caller anywhere
+      // takes the single trial; it fails (the primary is still down), so the breaker opens again.
+      const primary = createOpenAI({ baseURL: mock.urls.openai, apiKey: 'sk-test-shared' }).chat(
+        'gpt-4o-mini',
+      );
+      const open = {
+        state: 'open',
+        failures: 0,
+        successes: 0,
+        openUntil: Date.now() - 1,
+        trialStartedAt: null,
+      };
+      await command(parent, ['SET', `${p}breaker:${await modelKey(primary)}`, JSON.stringify(open)]);
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          runWorker({
+            ...base(),
+            client: i % 2 ? 'ioredis' : 'node-redis',
+            mode: 'failover',
+            prefix: p,
+            mock: mock.urls.openai,
+          }),
+        ),
+      );
+      expect(results.every((r) => r.ok === true && r.text === 'Hi there')).toBe(true);
+      expect([sentTo(mock, 'chat'), sentTo(mock, 'messages')]).toEqual([1, 6]);
+    } finally {
+      await mock.close();
+    }
   });
 
   it('a 429 with retry-after seen by one process makes the others wait: no extra provider requests', async () => {
@@ -76,9 +148,10 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
         startAt: 0,
         coordinate: true,
       });
-      const others = Array.from({ length: 4 }, () =>
+      const others = Array.from({ length: 4 }, (_, i) =>
         runWorker({
           ...base(),
+          client: clientKinds[i % 3]!,
           mode: 'generate',
           prefix: p,
           mock: mock.urls.openai,
@@ -86,8 +159,9 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
           coordinate: true,
         }),
       );
-      // The others start once the first has been told to wait (inside the 1 s window however slowly they started).
-      await waitFor(() => mock.requests.length >= 1);
+      // The others start once the first has been told to wait and has shared it (inside the 1 s window however slowly
+      // they started): the cool-down is in Redis.
+      await waitFor(async () => ((await command(parent, ['KEYS', `${p}cooldown:*`])) as string[]).length > 0);
       await giveStartSignal(parent, `${p}start`, 4);
       const results = [await first.firstLine, ...(await Promise.all(others))];
       expect(results.every((r) => r.ok === true && r.text === 'Hello')).toBe(true);
@@ -98,8 +172,10 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
     }
   });
 
-  it('a session written by one process is continued by another', async () => {
-    const mock = await startMockServer({ script: [reply.text('Hello from A'), reply.text('Hello from B')] });
+  it('a session written by one process is continued by another, and another', async () => {
+    const mock = await startMockServer({
+      script: [reply.text('Hello from A'), reply.text('Hello from B'), reply.text('Hello from C')],
+    });
     try {
       const p = prefix();
       const job = {
@@ -119,10 +195,16 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
         after: 4,
         text: 'Hello from B',
       });
-      // B's request carried A's turn.
+      expect(await runWorker({ ...job, client: 'upstash', text: 'third' })).toEqual({
+        before: 4,
+        after: 6,
+        text: 'Hello from C',
+      });
+      // B's request carried A's turn; C's carried both.
       const sent = JSON.stringify(mock.requests[1]?.body);
       expect(sent).toContain('first');
       expect(sent).toContain('Hello from A');
+      expect(JSON.stringify(mock.requests[2]?.body)).toContain('Hello from B');
     } finally {
       await mock.close();
     }
@@ -149,8 +231,9 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
     });
     process.kill(holder.child.pid!, 'SIGKILL');
     await holder.exited;
-    // Nobody released it: it is still held until it expires, then the next opener takes it.
-    const next = startWorker({ ...job, waitMs: 5_000 });
+    // Nobody released it: it is still held until it expires, then the next opener takes it (over HTTP: the open
+    // loop asks again, it never blocks).
+    const next = startWorker({ ...job, client: 'upstash', waitMs: 5_000 });
     const taken = await next.firstLine;
     process.kill(next.child.pid!, 'SIGKILL');
     await next.exited;
@@ -159,7 +242,8 @@ describeWithRedis('graceful-ai/redis across processes', (server) => {
   });
 });
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-  if (!condition()) throw new Error('condition not reached');
+async function waitFor(condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400 && !(await condition()); i++)
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  if (!(await condition())) throw new Error('condition not reached');
 }

@@ -4,17 +4,19 @@
  * wins again once it answers; a session store refuses further appends (its lease is gone with the restart) instead
  * of diverging.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { Redis as UpstashRedis } from '@upstash/redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisCoordination } from '../../adapters/redis/coordination.js';
 import { RedisSessionStore } from '../../adapters/redis/session-store.js';
 import { SessionLeaseError } from '../../src/errors/session-lease-error.js';
 import { createToolPolicy } from '../../src/policy/tool-policy.js';
-import { connect, type TestClient } from './clients.js';
+import { clientKinds, command, connect, type TestClient } from './clients.js';
 import { describeWithRedis } from './describe-with-redis.js';
 
 const unavailable = () => Object.assign(new Error('Service Unavailable'), { status: 503 });
 
-for (const kind of ['node-redis', 'ioredis'] as const) {
+for (const kind of clientKinds) {
   describeWithRedis(`Redis restarting mid-run (${kind})`, (server) => {
     let client: TestClient;
     beforeAll(async () => {
@@ -72,7 +74,7 @@ for (const kind of ['node-redis', 'ioredis'] as const) {
       store.append({ type: 'message', at: 1, message: { role: 'user', content: 'hi' } });
       await store.flush();
       await server().restart();
-      await until(async () => (await ping(client)) === 'PONG');
+      await until(async () => (await command(client, ['PING'])) === 'PONG');
       store.append({ type: 'message', at: 2, message: { role: 'assistant', content: 'hello' } });
       await expect(store.flush()).rejects.toMatchObject({ name: 'SessionLeaseError', problem: 'lost' });
       let thrown: unknown;
@@ -89,13 +91,32 @@ for (const kind of ['node-redis', 'ioredis'] as const) {
   });
 }
 
-async function ping(client: TestClient): Promise<unknown> {
-  const c = client.client as {
-    sendCommand?: (a: string[]) => Promise<unknown>;
-    call?: (c: string) => Promise<unknown>;
-  };
-  return c.call ? c.call('PING') : c.sendCommand?.(['PING']);
-}
+describe('an Upstash REST endpoint that cannot be reached', () => {
+  it('the call goes on with local state after commandTimeoutMs, while the client still retries in the background', async () => {
+    // Every connection is reset: each fetch of @upstash/redis fails, and the client tries it again (5 retries).
+    let connections = 0;
+    const sink = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    const { port } = sink.address() as { port: number };
+    try {
+      const warnings: string[] = [];
+      const logger = { ...console, warn: (m: string) => void warnings.push(m) };
+      const redis = new UpstashRedis({ url: `http://127.0.0.1:${port}`, token: 'token' });
+      const coordination = new RedisCoordination(redis, { commandTimeoutMs: 200, logger });
+      const policy = createToolPolicy('search', { autoRetry: false, coordination });
+      expect(await policy.run(() => 'results')).toMatchObject({ ok: true, value: 'results' });
+      expect(warnings.some((w) => w.includes('this process uses its own state'))).toBe(true);
+      // Two commands (the breaker admission and the cool-down read), 1 + 5 tries each: the call did not wait for them.
+      expect(connections).toBeLessThan(12);
+      await expect.poll(() => connections, { timeout: 30_000, interval: 100 }).toBe(12);
+    } finally {
+      sink.close();
+    }
+  }, 60_000);
+});
 
 /** Polls `check` until it is true (a reconnecting client needs a moment), at most ~5 s. */
 async function until(check: () => Promise<boolean>): Promise<boolean> {

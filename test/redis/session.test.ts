@@ -13,12 +13,12 @@ import type { MockServer } from '../../mocks/server.js';
 import { SessionLeaseError } from '../../src/errors/session-lease-error.js';
 import { contextFromEntries, type SessionEntry } from '../../src/session/entries.js';
 import { SessionStoreError } from '../../src/session/index.js';
-import { command, connect, type TestClient } from './clients.js';
+import { clientKinds, command, connect, type TestClient } from './clients.js';
 import { describeWithRedis } from './describe-with-redis.js';
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
-for (const kind of ['node-redis', 'ioredis'] as const) {
+for (const kind of clientKinds) {
   describeWithRedis(`AgentSession on RedisSessionStore (${kind})`, (server) => {
     let client: TestClient;
     let mock: MockServer;

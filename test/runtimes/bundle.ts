@@ -1,7 +1,8 @@
 /**
- * `program.ts` bundled for runtimes without Node: everything inlined (`ai`, `@ai-sdk/provider-utils`, graceful-ai),
- * browser/edge conditions, no imports left. One script (an IIFE that sets `globalThis.gracefulRuntimeProgram`), so
- * the very same bytes run as a script in the edge runtime and inside an ES module worker in workerd.
+ * A program (`program.ts`, or `redis-program.ts`) bundled for runtimes without Node: everything inlined (`ai`,
+ * `@ai-sdk/provider-utils`, `@upstash/redis`, graceful-ai), browser/edge conditions, no imports left. One script (an
+ * IIFE that sets `globalThis.gracefulRuntimeProgram`), so the very same bytes run as a script in the edge runtime and
+ * inside an ES module worker in workerd.
  */
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -14,9 +15,14 @@ export interface Bundle {
   imports: string[];
 }
 
-export async function bundleProgram(): Promise<Bundle> {
+/** `alias` maps a package to another entry, as an app for that runtime imports it (`@upstash/redis/cloudflare`). */
+export async function bundleProgram(
+  program = './program.ts',
+  alias?: Record<string, string>,
+): Promise<Bundle> {
   const result = await build({
-    entryPoints: [fileURLToPath(new URL('./program.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(program, import.meta.url))],
+    alias,
     bundle: true,
     format: 'iife',
     globalName: GLOBAL_NAME,

@@ -17,6 +17,7 @@ import type {
 } from '@ai-sdk/provider';
 import { APICallError, jsonSchema, stepCountIs, tool } from 'ai';
 import { gracefulTools, streamText } from '../../adapters/ai-sdk/index.js';
+import { type RuntimeFacts, runtimeFacts, withConsoleRecorded } from './console-record.js';
 
 export const ANSWER = 'Paris is the capital of France.';
 const STREAMED_BEFORE_CUT = ['Paris ', 'is the ', 'capital'];
@@ -40,8 +41,7 @@ export interface ScenarioResult {
 }
 
 export interface ProgramResult {
-  /** What the runtime says it is: `navigator.userAgent`, `EdgeRuntime`, and whether `process.getBuiltinModule` exists. */
-  runtime: { userAgent: string | undefined; edgeRuntime: string | undefined; getBuiltinModule: boolean };
+  runtime: RuntimeFacts;
   scenarios: ScenarioResult[];
   /** Every console call made while the scenarios ran (graceful-ai must make none). */
   console: string[];
@@ -197,35 +197,14 @@ async function scenario(cut: Cut): Promise<ScenarioResult> {
   };
 }
 
-const consoleMethods = ['log', 'debug', 'info', 'warn', 'error', 'trace'] as const;
-
 /** Runs both scenarios with every console method recorded (and still forwarded). */
 export async function run(): Promise<ProgramResult> {
-  const g = globalThis as {
-    navigator?: { userAgent?: string };
-    EdgeRuntime?: string;
-    process?: { getBuiltinModule?: unknown };
-  };
-  const runtime = {
-    userAgent: g.navigator?.userAgent,
-    edgeRuntime: g.EdgeRuntime,
-    getBuiltinModule: typeof g.process?.getBuiltinModule === 'function',
-  };
-  const seen: string[] = [];
-  const originals = consoleMethods.map((name) => [name, console[name]] as const);
-  for (const [name, original] of originals) {
-    console[name] = (...args: unknown[]) => {
-      seen.push(`${name}: ${args.map(String).join(' ')}`);
-      original.apply(console, args);
-    };
-  }
-  try {
-    const scenarios: ScenarioResult[] = [];
+  const { value: scenarios, console: calls } = await withConsoleRecorded(async () => {
+    const results: ScenarioResult[] = [];
     for (const cut of ['in-band error part', 'stream rejects with APICallError'] as const) {
-      scenarios.push(await scenario(cut));
+      results.push(await scenario(cut));
     }
-    return { runtime, scenarios, console: seen };
-  } finally {
-    for (const [name, original] of originals) console[name] = original;
-  }
+    return results;
+  });
+  return { runtime: runtimeFacts(), scenarios, console: calls };
 }

@@ -1,6 +1,4 @@
-import type { LanguageModelV4 } from '@ai-sdk/provider';
 import {
-  gateway,
   type LanguageModel,
   type PrepareStepFunction,
   type TimeoutConfiguration,
@@ -11,6 +9,7 @@ import {
 import { type Coordination, checkCoordination } from '../../../src/policy/coordination.js';
 import { defaultTurnTimeoutMs, type TurnDeadlineReport } from '../../../src/policy/turn-deadline.js';
 import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../../src/util/validate.js';
+import { resolveModel } from '../stream-guard/models/resolve-model.js';
 import { reportFailureKey, resolveOptions, type StreamGuardOptions } from '../stream-guard/options.js';
 import { guardMiddleware } from '../stream-guard/stream-guard.js';
 import { type GracefulRepairOptions, gracefulRepairToolCall } from '../tools/graceful-repair-tool-call.js';
@@ -283,13 +282,4 @@ function wrappedTools(
 function pickRepairDefaults(defaults: GracefulToolOptions): GracefulRepairOptions {
   const { retries, maxErrorChars, redact, logger } = defaults;
   return { retries, maxErrorChars, redact, logger };
-}
-
-/** A model id string resolves through the global provider, as the SDK does (default: the gateway). */
-function resolveModel(model: LanguageModel): Exclude<LanguageModel, string> {
-  if (typeof model !== 'string') return model;
-  const provider = (
-    globalThis as { AI_SDK_DEFAULT_PROVIDER?: { languageModel(id: string): LanguageModelV4 } }
-  ).AI_SDK_DEFAULT_PROVIDER;
-  return (provider ?? gateway).languageModel(model);
 }

@@ -52,18 +52,10 @@ function rejectAfterFailure(
   value: PromiseLike<unknown>,
   failure: () => { error: unknown } | undefined,
 ): PromiseLike<unknown> {
-  const rethrow = (otherwise: () => unknown) => {
+  return Promise.resolve(value).finally(() => {
     const failed = failure();
     if (failed) throw failed.error;
-    return otherwise();
-  };
-  return Promise.resolve(value).then(
-    (resolved) => rethrow(() => resolved),
-    (error: unknown) =>
-      rethrow(() => {
-        throw error;
-      }),
-  );
+  });
 }
 
 /**

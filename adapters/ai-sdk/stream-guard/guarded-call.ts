@@ -1,7 +1,7 @@
 /**
  * One model call through the stream guard: the retry loop before content, the consumer's stream once an attempt
- * committed, the hand-over to the recovery after content (`recovery/recovery.ts`), the attempt records in
- * `providerMetadata` and the guard's events.
+ * committed, the hand-over to the recovery after content (`recovery/recovery.ts`), failover to the next model when
+ * one stays unavailable (`models/model-chain.ts`), the attempt records in `providerMetadata` and the guard's events.
  */
 import type {
   JSONObject,
@@ -12,14 +12,13 @@ import type {
   LanguageModelV4StreamPart as Part,
   SharedV4ProviderMetadata,
 } from '@ai-sdk/provider';
-import { classifyError } from '../../../src/classify/classify.js';
 import type { Classification } from '../../../src/classify/types.js';
-import { StreamInterruptedError } from '../../../src/errors/stream-interrupted-error.js';
-import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js';
+import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { decideRetry, type RetryDecision } from '../../../src/policy/retry-decision.js';
 import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../../src/stream/attempt-record.js';
 import { withoutDiscardedMessages } from '../../../src/stream/reset-part.js';
 import { SingleUseRequest } from '../../../src/stream/single-use-request.js';
+import { type AttemptPhase, classifyAttemptFailure } from './attempt/attempt-failure.js';
 import {
   endWithErrorPart,
   erroredStream,
@@ -29,6 +28,8 @@ import {
 } from './attempt/failure-surfacing.js';
 import { InBandError, incompleteFinish, missingFinish, readPreamble } from './attempt/preamble.js';
 import { StreamAttempt } from './attempt/stream-attempt.js';
+import { type Admission, ModelChain } from './models/model-chain.js';
+import { modelRef } from './models/model-key.js';
 import { GUARD_METADATA_KEY, type Resolved, type StreamGuardEventMap } from './options.js';
 import { EmittedContent } from './recovery/emitted-content.js';
 import { withRecoveredMetadata } from './recovery/recovered-metadata.js';
@@ -39,20 +40,28 @@ export class GuardedCall {
   readonly #attempts: AttemptRecord[] = [];
   /** Every error before content, for the SDK-shaped `RetryError` (see `#asTheSdkWould`). */
   readonly #earlyErrors: unknown[] = [];
-  readonly #label: string;
-  /** New requests made after transient failures (before content, and of streamed recoveries): `maxRetries` bounds them. */
+  /**
+   * New requests made on the current model after transient failures (before content, and of streamed recoveries):
+   * `maxRetries` bounds them; a model the call fails over to gets its own.
+   */
   #retries = 0;
-
-  private readonly params: LanguageModelV4CallOptions;
+  /** The model the next request goes to, the fallbacks after it, and the params each one gets. */
+  readonly #chain: ModelChain;
+  /** The caller's signal. */
+  readonly #signal: AbortSignal | undefined;
 
   constructor(
-    private readonly model: LanguageModelV4,
+    model: LanguageModelV4,
     params: LanguageModelV4CallOptions,
     private readonly options: Resolved,
   ) {
-    this.#label = `${model.provider}:${model.modelId}`;
     const prompt = withRecoveredMetadata(withoutDiscardedMessages(params.prompt));
-    this.params = prompt === params.prompt ? params : { ...params, prompt };
+    this.#chain = new ModelChain(
+      model,
+      prompt === params.prompt ? params : { ...params, prompt },
+      options.failover,
+    );
+    this.#signal = params.abortSignal;
   }
 
   // ---- generate (non-streaming calls) ----
@@ -60,13 +69,17 @@ export class GuardedCall {
   async generate(): Promise<LanguageModelV4GenerateResult> {
     for (let n = 1; ; n++) {
       const recorder = this.#recorder(n, 'generate');
+      let admission: Admission | undefined;
       try {
-        const request = new SingleUseRequest(recorder.request, () => this.model.doGenerate(this.params));
-        const result = await request.stream();
+        admission = await this.#chain.admit();
+        const { model, params } = this.#chain;
+        const result = await new SingleUseRequest(recorder.request, () => model.doGenerate(params)).stream();
         this.#attempts.push(recorder.finish());
+        await admission.settle('success');
         return { ...result, providerMetadata: this.#metadata(result.providerMetadata) };
       } catch (error) {
-        await this.#afterEarlyFailure(n, recorder, error);
+        const delayMs = await this.#earlyFailure(n, recorder, error, admission);
+        if (delayMs > 0) await this.options.sleep(delayMs, this.#signal);
       }
     }
   }
@@ -76,34 +89,40 @@ export class GuardedCall {
   async stream(): Promise<LanguageModelV4StreamResult> {
     for (let n = 1; ; n++) {
       const recorder = this.#recorder(n, 'stream');
-      const attempt = new StreamAttempt(this.model, this.params, this.options, recorder.request);
+      let admission: Admission | undefined;
+      let attempt: StreamAttempt | undefined;
       // The attempt's preamble, held back until it commits: the consumer sees only the winning attempt's.
       const held: Part[] = [];
       let opened: LanguageModelV4StreamResult | undefined;
       try {
+        admission = await this.#chain.admit();
+        attempt = new StreamAttempt(this.#chain.model, this.#chain.params, this.options, recorder.request);
         opened = await attempt.open();
         await readPreamble(attempt, held);
-        return { ...opened, stream: this.#committed(n, attempt, recorder, held) };
+        return { ...opened, stream: this.#committed(n, attempt, recorder, held, admission) };
       } catch (caught) {
         const inBand = caught instanceof InBandError ? caught : undefined;
         const error = inBand ? inBand.part.error : caught;
         let delayMs: number;
         try {
-          delayMs = this.#earlyFailure(n, recorder, error);
+          delayMs = await this.#earlyFailure(n, recorder, error, admission);
         } catch (final) {
           if (this.options.reportFailure === undefined) {
-            attempt.stop();
+            attempt?.stop();
             return { stream: erroredStream(toError(final)) };
           }
-          if (!this.params.abortSignal?.aborted) this.options.reportFailure(toError(final));
+          if (!this.#signal?.aborted) this.options.reportFailure(toError(final));
           // The SDK's way: an error part is relayed with the rest of its stream; a thrown error is rethrown.
-          if (inBand && opened) return { ...opened, stream: relayRest(attempt, [...held, inBand.part]) };
-          attempt.stop();
+          if (inBand && opened && attempt && final === error) {
+            return { ...opened, stream: relayRest(attempt, [...held, inBand.part]) };
+          }
+          attempt?.stop();
           throw final;
         }
-        attempt.stop();
+        attempt?.stop();
+        if (delayMs === 0) continue;
         try {
-          await this.options.sleep(delayMs, this.params.abortSignal);
+          await this.options.sleep(delayMs, this.#signal);
         } catch (reason) {
           // The caller aborted during the backoff: as plain middleware the stream ends with the reason.
           if (this.options.reportFailure === undefined) return { stream: erroredStream(reason) };
@@ -113,20 +132,47 @@ export class GuardedCall {
     }
   }
 
-  /** Records a failure before any output; returns the delay before the next attempt, or throws the error for good. */
-  #earlyFailure(n: number, recorder: AttemptRecorder, error: unknown): number {
+  /**
+   * Records a failure before any output; returns the delay before the next attempt (0: the next model, at once), or
+   * throws the error for good. `admission` is the attempt's breaker permit (none when the breaker refused it).
+   */
+  async #earlyFailure(
+    n: number,
+    recorder: AttemptRecorder,
+    error: unknown,
+    admission: Admission | undefined,
+  ): Promise<number> {
     const classification = this.#classify(error, 'before content');
     const record = recorder.finish({ error, classification });
     this.#attempts.push(record);
     this.#earlyErrors.push(error);
-    const decision = this.#retryDecision(classification);
-    if (!decision.retry) {
-      this.#emit('stream_failed', { attempt: record, attempts: [...this.#attempts], error });
-      throw this.#asTheSdkWould(error, decision.reason === 'exhausted');
+    await admission?.settle(classification.kind === 'transient' ? 'failure' : 'ignored');
+    // An open model breaker is not retried: the next model is tried at once.
+    const decision =
+      admission === undefined && CircuitOpenError.isInstance(error)
+        ? undefined
+        : this.#retryDecision(classification);
+    if (decision?.retry) {
+      this.#retries++;
+      this.#emit('stream_retry', { attempt: record, nextAttempt: n + 1, delayMs: decision.delayMs });
+      return decision.delayMs;
     }
-    this.#retries++;
-    this.#emit('stream_retry', { attempt: record, nextAttempt: n + 1, delayMs: decision.delayMs });
-    return decision.delayMs;
+    if (this.#failOver(record, error, classification)) return 0;
+    this.#emit('stream_failed', { attempt: record, attempts: [...this.#attempts], error });
+    throw this.#chain.finalError(error, classification, () =>
+      this.#asTheSdkWould(error, decision?.reason === 'exhausted'),
+    );
+  }
+
+  /** Moves the call to the next model when the failure fails over and there is one; the new model's retries start. */
+  #failOver(record: AttemptRecord, error: unknown, classification: Classification): boolean {
+    if (this.#signal?.aborted) return false;
+    const moved = this.#chain.failOver(error, classification);
+    if (moved === undefined) return false;
+    this.#retries = 0;
+    this.#earlyErrors.length = 0;
+    this.#emit('stream_failover', { attempt: record, ...moved });
+    return true;
   }
 
   /**
@@ -137,15 +183,10 @@ export class GuardedCall {
   #asTheSdkWould(error: unknown, exhausted: boolean): unknown {
     const single =
       this.options.reportFailure === undefined ||
-      this.params.abortSignal?.aborted === true ||
+      this.#signal?.aborted === true ||
       this.options.retry.maxRetries === 0 ||
       this.#earlyErrors.length === 1;
     return single ? error : sdkRetryError(this.#earlyErrors, exhausted);
-  }
-
-  /** Sleeps before the next attempt, or throws the error for good (non-streaming calls). */
-  async #afterEarlyFailure(n: number, recorder: AttemptRecorder, error: unknown): Promise<void> {
-    await this.options.sleep(this.#earlyFailure(n, recorder, error), this.params.abortSignal);
   }
 
   #retryDecision(classification: Classification): RetryDecision {
@@ -168,6 +209,7 @@ export class GuardedCall {
     attempt: StreamAttempt,
     recorder: AttemptRecorder,
     head: Part[],
+    admission: Admission,
   ): ReadableStream<Part> {
     const emitted = new EmittedContent();
     // The request the consumer's cancel must reach: the committed attempt, then a streamed recovery.
@@ -182,6 +224,7 @@ export class GuardedCall {
         finished = true;
         recorder.charsEmitted = emitted.chars;
         this.#attempts.push(recorder.finish());
+        void admission.settle('success');
         controller.enqueue({ ...part, providerMetadata: this.#metadata(part.providerMetadata) });
         return;
       }
@@ -205,7 +248,7 @@ export class GuardedCall {
           } catch (error) {
             done = true;
             recorder.charsEmitted = emitted.chars;
-            return this.#afterLateFailure(n, attempt, recorder, emitted, error, controller, sink);
+            return this.#afterLateFailure(n, attempt, recorder, emitted, error, controller, sink, admission);
           }
           if (end) {
             done = true;
@@ -215,6 +258,7 @@ export class GuardedCall {
         },
         cancel: (reason) => {
           sink.cancelled = true;
+          if (!done) void admission.settle('ignored');
           return sink.attempt.cancel(reason);
         },
       },
@@ -231,12 +275,14 @@ export class GuardedCall {
     caught: unknown,
     controller: ReadableStreamDefaultController<Part>,
     sink: Sink,
+    admission: Admission,
   ): Promise<void> {
     const inBand = caught instanceof InBandError ? caught : undefined;
     const error = inBand ? inBand.part.error : caught;
     const classification = this.#classify(error, 'after content');
     const record = recorder.finish({ error, classification });
     this.#attempts.push(record);
+    await admission.settle(classification.kind === 'transient' ? 'failure' : 'ignored');
     if (classification.kind !== 'transient' || !this.options.degrade) {
       // A provider's error part is relayed with the rest of its stream (drop-ins only); otherwise the attempt ends.
       const relay = inBand && this.options.reportFailure ? attempt : undefined;
@@ -251,14 +297,27 @@ export class GuardedCall {
 
   /** This call as the recovery after content sees it (`recovery/recovery.ts`). */
   #asRecovered(): RecoveredCall {
+    const chain = this.#chain;
+    const options = this.options;
     return {
-      model: this.model,
-      params: this.params,
-      options: this.options,
+      get model() {
+        return chain.model;
+      },
+      get params() {
+        return chain.params;
+      },
+      get continuation() {
+        // A named style is for the primary's server; a fallback of another provider continues as its own does.
+        const option = options.continuation;
+        return option === 'off' || chain.onPrimaryProvider ? option : 'auto';
+      },
+      options,
+      admit: () => chain.admit(),
       recorder: (n, mode) => this.#recorder(n, mode),
       record: (record) => this.#attempts.push(record),
       classify: (error) => this.#classify(error, 'after content'),
       retryAfter: (n, record, classification) => this.#retryRecovery(n, record, classification),
+      failOver: (record, error, classification) => this.#failOver(record, error, classification),
       fail: (record, error, controller) => this.#fail(record, error, controller, undefined),
       finishPart: (finish) => ({ ...finish, providerMetadata: this.#metadata(finish.providerMetadata) }),
     };
@@ -271,7 +330,7 @@ export class GuardedCall {
     this.#retries++;
     this.#emit('stream_retry', { attempt: record, nextAttempt: n + 1, delayMs: decision.delayMs });
     try {
-      await this.options.sleep(decision.delayMs, this.params.abortSignal);
+      await this.options.sleep(decision.delayMs, this.#signal);
     } catch {
       return false; // the caller aborted during the backoff: the failure stands
     }
@@ -289,45 +348,28 @@ export class GuardedCall {
     controller: ReadableStreamDefaultController<Part>,
     relayFrom: StreamAttempt | undefined,
   ): void {
-    const final = toError(error);
+    const classification = record.classification ?? { kind: 'permanent', reason: 'unknown' };
+    // With a failover behind it, the call fails with every model's failure; else with the error itself.
+    const failure = this.#chain.finalError(error, classification, () => error);
+    const final = toError(failure);
     this.#emit('stream_failed', { attempt: record, attempts: [...this.#attempts], error: final });
     const report = this.options.reportFailure;
     // The caller's abort (or the SDK's own timeout) is the SDK's to report (`onAbort`), as without the guard.
-    if (report === undefined || this.params.abortSignal?.aborted) {
+    if (report === undefined || this.#signal?.aborted) {
       relayFrom?.stop();
       controller.error(final);
       return;
     }
     report(final);
-    endWithErrorPart(controller, error, relayFrom);
+    endWithErrorPart(controller, failure, relayFrom);
   }
 
-  /**
-   * Before content the guard changes the SDK's behaviour only on evidence: an error no rule recognises is reported
-   * at once, as the SDK reports it (unless the caller set `classify.unknown`). After content it is recovered: the
-   * alternative is a partial answer.
-   */
-  #classify(error: unknown, phase: 'before content' | 'after content'): Classification {
-    // A stall or a clean but incomplete end is ours to recover, whatever the caller set for unknown errors.
-    if (!this.params.abortSignal?.aborted) {
-      if (StreamStalledError.isInstance(error)) return { kind: 'transient', reason: 'stall' };
-      if (StreamInterruptedError.isInstance(error)) {
-        return {
-          kind: 'transient',
-          reason: error.ending === 'no-finish' ? 'finish:missing' : `finish:${error.ending}`,
-        };
-      }
-    }
-    return classifyError(error, {
-      ...this.options.classify,
-      unknown: this.options.classify?.unknown ?? (phase === 'before content' ? 'permanent' : 'transient'),
-      signal: this.params.abortSignal,
-      clock: this.options.clock,
-    });
+  #classify(error: unknown, phase: AttemptPhase): Classification {
+    return classifyAttemptFailure(error, phase, this.options, this.#signal);
   }
 
   #recorder(n: number, mode: AttemptMode): AttemptRecorder {
-    return new AttemptRecorder(n, mode, `${mode} attempt ${n} (${this.#label})`, this.options.clock);
+    return new AttemptRecorder(n, mode, modelRef(this.#chain.model), this.options.clock);
   }
 
   #metadata(metadata: SharedV4ProviderMetadata | undefined): SharedV4ProviderMetadata | undefined {

@@ -2,9 +2,14 @@
  * The stream guard's contract: its options and events, their defaults, validation and resolution, and the key of
  * its attempt records. The middleware factory is `stream-guard.ts`; one guarded call is `guarded-call.ts`.
  */
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { LanguageModel } from 'ai';
+import { failureKindOf } from '../../../src/classify/failure-kind.js';
 import type { ClassifyOverrides } from '../../../src/classify/types.js';
-import type { EventOf } from '../../../src/observe/emitter.js';
-import { defaultLogger } from '../../../src/observe/logger.js';
+import type { ModelRef } from '../../../src/errors/failover-error.js';
+import { Emitter, type EventOf } from '../../../src/observe/emitter.js';
+import type { CircuitState } from '../../../src/observe/tool-events.js';
+import { type CircuitBreakerOptions, checkBreakerOptions } from '../../../src/policy/circuit-breaker.js';
 import { type Coordination, checkCoordination } from '../../../src/policy/coordination.js';
 import {
   type ResolvedRetryConfig,
@@ -22,6 +27,9 @@ import {
   checkOptionsObject,
   checkTimeoutMs,
 } from '../../../src/util/validate.js';
+import { ModelBreakers } from './models/model-breakers.js';
+import type { FailoverSettings } from './models/model-chain.js';
+import { resolveModel } from './models/resolve-model.js';
 import { type ContinuationOption, continuationOptions } from './recovery/continuation.js';
 import type { RecoveryMode } from './recovery/recovery.js';
 
@@ -39,6 +47,13 @@ export type StreamGuardEventMap = {
   stream_degraded: { attempt: AttemptRecord; charsEmitted: number };
   /** The call failed for good; `error` is what the stream ends with. */
   stream_failed: { attempt: AttemptRecord; attempts: AttemptRecord[]; error: unknown };
+  /**
+   * The model `from` failed for good (`attempt` was its last attempt, or its breaker was open): the call goes on with
+   * the next of `fallbackModels`, `to`, at once (not a retry). After content, the answer continues there.
+   */
+  stream_failover: { attempt: AttemptRecord; from: ModelRef; to: ModelRef };
+  /** A model's breaker changed state (`modelBreaker`): `open` — calls skip it; `half_open` — one trial; `closed`. */
+  model_breaker: { model: ModelRef; from: CircuitState; to: CircuitState };
 };
 
 /** One stream guard event as an `onEvent` listener receives it: the payload with its `type`. */
@@ -95,7 +110,31 @@ export interface StreamGuardOptions extends RetryConfig {
    * failure with a retry-after announces one. Default: none.
    */
   coordination?: Coordination;
-  /** Receives `stream_retry`, `stream_degraded` and `stream_failed`; a throwing listener is logged and ignored. */
+  /**
+   * Models to fail over to, in order, when the model the call was made with is unavailable: instances
+   * (`anthropic('claude-sonnet-4-5')`) or string ids the AI SDK resolves (through the AI Gateway by default). Each
+   * model gets the call's retries first; an availability failure that remains (5xx, overloaded, a rate limit whose
+   * wait is too long or that remains after the retries, timeouts, network failures, a cut, an open model breaker)
+   * moves the call to the next one at once, before content and after it (the answer continues on the fallback). Never
+   * for a context overflow, an invalid request or the caller's abort; auth and quota failures only with
+   * `fallbackOn`. Default: none.
+   */
+  fallbackModels?: readonly LanguageModel[];
+  /**
+   * Permanent failures that fail over too: `'auth'` (a refused key: another provider's key may work) and `'quota'`
+   * (a spent quota or budget). Off by default: a refused key is usually a deployment mistake to see, not to hide.
+   * @default []
+   */
+  fallbackOn?: readonly ('auth' | 'quota')[];
+  /**
+   * A circuit breaker per model (keyed by provider, model id and API-key fingerprint), shared through `coordination`'s
+   * breaker store (every instance learns at once that a model is down) or per process: while a model's breaker is
+   * open, calls go straight to the next model, with no request to the open one; after `openMs`, one trial. Thresholds
+   * as for tools (`failureThreshold` 5, `successThreshold` 2, `openMs` 30000). Default: on when `fallbackModels` are
+   * given, off otherwise; `false` turns it off, an object turns it on with those thresholds.
+   */
+  modelBreaker?: Omit<CircuitBreakerOptions, 'store' | 'clock'> | false;
+  /** Receives `stream_retry`, `stream_degraded`, `stream_failed`, `stream_failover` and `model_breaker`; a throwing listener is logged and ignored. */
   onEvent?: (event: StreamGuardEvent) => void;
   /** Injected for tests (default: the system clock). */
   clock?: Clock;
@@ -149,44 +188,53 @@ export function resolveOptions(options: DropInGuardOptions, prefix = ''): Resolv
   checkOptionsObject(`${prefix}classify`, options.classify);
   checkCoordination(`${prefix}coordination`, options.coordination);
   checkFunction(`${prefix}onEvent`, options.onEvent);
+  const fallbacks = resolveFallbackModels(options.fallbackModels, `${prefix}fallbackModels`);
+  const fallbackOn = checkFallbackOn(options.fallbackOn, `${prefix}fallbackOn`);
+  checkOptionsObject(`${prefix}modelBreaker`, options.modelBreaker, true);
+  if (options.modelBreaker) checkBreakerOptions(options.modelBreaker, `${prefix}modelBreaker.`);
   checkClock(`${prefix}clock`, options.clock);
   checkFunction(`${prefix}sleep`, options.sleep);
   checkFunction(`${prefix}random`, options.random);
   const d = defaultStreamGuardOptions;
-  const { onEvent } = options;
+  // A throwing listener is logged and ignored, as for every graceful-ai event.
+  const events = new Emitter<StreamGuardEventMap>();
+  if (options.onEvent) events.subscribe(options.onEvent);
+  const emit: Resolved['emit'] = (type, payload) => events.emit(type, payload);
+  const clock = options.clock ?? systemClock;
+  const breakerOn =
+    options.modelBreaker !== false && (options.modelBreaker !== undefined || fallbacks.length > 0);
   return {
     retry,
+    failover: {
+      models: fallbacks,
+      on: fallbackOn,
+      breakers: breakerOn
+        ? new ModelBreakers(options.modelBreaker || {}, options.coordination?.breakerStore, clock, (change) =>
+            emit('model_breaker', change),
+          )
+        : undefined,
+      kindOf: failureKindOf(options.classify?.patterns),
+    },
     degrade: options.degrade ?? d.degrade,
     recovery: options.recovery ?? d.recovery,
     continuation: options.continuation ?? d.continuation,
     stallTimeoutMs: options.stallTimeoutMs,
     classify: options.classify,
     coordination: options.coordination,
-    emit: onEvent === undefined ? () => {} : (type, payload) => emitTo(onEvent, type, payload),
-    clock: options.clock ?? systemClock,
+    emit,
+    clock,
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? systemRandom,
     reportFailure: options[reportFailureKey],
   };
 }
 
-/** Calls a user's listener; a throwing one is logged, never fails the call. */
-function emitTo<K extends keyof StreamGuardEventMap>(
-  listener: (event: StreamGuardEvent) => void,
-  type: K,
-  payload: StreamGuardEventMap[K],
-): void {
-  try {
-    listener({ type, ...payload } as StreamGuardEvent);
-  } catch (error) {
-    defaultLogger.warn(`graceful-ai: a '${type}' onEvent listener threw; ignored`, { error });
-  }
-}
-
 /** The guard's options as its parts use them (`GuardedCall`, `StreamAttempt`); not part of the package's API. */
 export interface Resolved {
   /** `maxRetries`, the backoff and `maxRetryAfterMs`. */
   retry: ResolvedRetryConfig;
+  /** The fallbacks, the failure kinds that fail over, the model breakers. */
+  failover: FailoverSettings;
   degrade: boolean;
   recovery: RecoveryMode;
   continuation: ContinuationOption;
@@ -199,4 +247,42 @@ export interface Resolved {
   random: Random;
   /** Set by the drop-ins: surface failures as `error` parts and report those after content (see `reportFailureKey`). */
   reportFailure: ((error: unknown) => void) | undefined;
+}
+
+/** `fallbackModels`, checked (a `TypeError` naming the bad entry) and resolved to models. */
+function resolveFallbackModels(value: unknown, option: string): LanguageModelV4[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    throw new TypeError(
+      `graceful-ai: option '${option}' must be an array of models or model id strings; got ${typeof value}.`,
+    );
+  }
+  return value.map((model: unknown, i) => {
+    const isModel =
+      typeof model === 'string'
+        ? model !== ''
+        : typeof model === 'object' &&
+          model !== null &&
+          typeof (model as LanguageModelV4).doStream === 'function' &&
+          typeof (model as LanguageModelV4).doGenerate === 'function';
+    if (!isModel) {
+      throw new TypeError(
+        `graceful-ai: option '${option}[${i}]' must be a language model (e.g. anthropic('claude-sonnet-4-5')) or a model id string; got ${model === null ? 'null' : typeof model}.`,
+      );
+    }
+    return resolveModel(model as LanguageModel) as LanguageModelV4;
+  });
+}
+
+const fallbackKinds = ['auth', 'quota'] as const;
+
+/** `fallbackOn`, checked (a `TypeError` naming it). */
+function checkFallbackOn(value: unknown, option: string): ReadonlySet<'auth' | 'quota'> {
+  if (value === undefined) return new Set();
+  if (!Array.isArray(value) || !value.every((kind) => fallbackKinds.includes(kind))) {
+    throw new TypeError(
+      `graceful-ai: option '${option}' must be an array of 'auth' and 'quota'; got ${String(value)}.`,
+    );
+  }
+  return new Set(value);
 }

@@ -3,8 +3,8 @@
  * `GuardedCall` per model call. The options are `options.ts`.
  */
 import type { LanguageModelV4, LanguageModelV4Middleware } from '@ai-sdk/provider';
-import { coordinatedModel } from './coordinated-model.js';
 import { GuardedCall } from './guarded-call.js';
+import { coordinatedModel } from './models/coordinated-model.js';
 import { type Resolved, resolveOptions, type StreamGuardOptions } from './options.js';
 
 /**
@@ -33,14 +33,18 @@ export function streamGuard(options: StreamGuardOptions = {}): LanguageModelV4Mi
 /** The guard on options already resolved (`resolveOptions`; the drop-ins resolve theirs when a call starts). */
 export function guardMiddleware(resolved: Resolved): LanguageModelV4Middleware {
   const { coordination } = resolved;
-  // Shared cool-downs wrap the provider model, so every attempt the guard makes is gated and reported.
+  // Shared cool-downs wrap the provider models, so every attempt the guard makes is gated and reported.
   const modelOf = (model: LanguageModelV4) =>
     coordination === undefined
       ? model
       : coordinatedModel(model, { ...resolved, coordination, maxWaitMs: resolved.retry.maxRetryAfterMs });
+  const options =
+    coordination === undefined
+      ? resolved
+      : { ...resolved, failover: { ...resolved.failover, models: resolved.failover.models.map(modelOf) } };
   return {
     specificationVersion: 'v4',
-    wrapStream: ({ model, params }) => new GuardedCall(modelOf(model), params, resolved).stream(),
-    wrapGenerate: ({ model, params }) => new GuardedCall(modelOf(model), params, resolved).generate(),
+    wrapStream: ({ model, params }) => new GuardedCall(modelOf(model), params, options).stream(),
+    wrapGenerate: ({ model, params }) => new GuardedCall(modelOf(model), params, options).generate(),
   };
 }

@@ -19,6 +19,7 @@ import { failuresInARow, judgeToolFailure, PolicyFailure } from './tool-failure.
 import {
   annotateAnsweredBy,
   checkToolResilienceOptions,
+  type ResilientInvocation,
   resilientInvoker,
   type ToolResilienceOptions,
 } from './tool-resilience.js';
@@ -82,15 +83,6 @@ export interface RetryInfo {
   toolName: string | undefined;
 }
 
-/** One call of the original tool, as the layers under the model-visible one see it. */
-export interface ToolInvocation {
-  execute: LooseExecute;
-  input: unknown;
-  options: ToolExecutionOptions<unknown>;
-  settings: Readonly<GracefulToolOptions>;
-  toolName: string | undefined;
-}
-
 /** The fields of a tool the wrapper touches; everything else is copied as is. */
 interface LooseTool {
   execute?: LooseExecute;
@@ -144,7 +136,7 @@ export function getRetryInfo(options: ToolExecutionOptions<unknown> | object): R
  * Calls the original `execute` once and returns what it returns (a value, a promise or an async iterable),
  * synchronously. The single place that runs the tool: resilience layers wrap this function.
  */
-function invokeTool(call: ToolInvocation): unknown {
+function invokeTool(call: ResilientInvocation): unknown {
   return call.execute(call.input, call.options);
 }
 
@@ -217,7 +209,7 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
   };
 
   /** Turns a failure into what the SDK should get: a throw the model sees, or a loud-failure result. */
-  const onFailure = (failure: unknown, call: ToolInvocation, info: RetryInfo): unknown => {
+  const onFailure = (failure: unknown, call: ResilientInvocation, info: RetryInfo): unknown => {
     const { toolCallId, abortSignal, messages } = call.options;
     const toolName = info.toolName ?? 'unknown tool';
     // An abort of the SDK's signal is the caller's (or the SDK's timeout): not the model's mistake.
@@ -251,7 +243,7 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
 
   const streamGuarded = async function* (
     iterable: AsyncIterable<unknown>,
-    call: ToolInvocation,
+    call: ResilientInvocation,
     info: RetryInfo,
   ): AsyncGenerator<unknown> {
     try {
@@ -268,13 +260,7 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     const retry = toolName === undefined ? 0 : failuresInARow(messages, toolName);
     const info: RetryInfo = { retry, retries, toolName };
     if (execOptions !== null && typeof execOptions === 'object') retryInfos.set(execOptions, info);
-    const call: ToolInvocation = {
-      execute: originalExecute,
-      input,
-      options: execOptions,
-      settings,
-      toolName,
-    };
+    const call: ResilientInvocation = { execute: originalExecute, input, options: execOptions };
 
     const invalid = invalidInputOf(input);
     if (invalid !== undefined) {

@@ -104,8 +104,13 @@ type StreamStep = ReadableStream<Part> | { throws: unknown };
 type GenerateStep = LanguageModelV4GenerateResult | { throws: unknown };
 
 /** A MockLanguageModelV4 that answers each doStream / doGenerate call with the next scripted step. */
-export function scriptedModel(streams: StreamStep[], generates: GenerateStep[] = []) {
+export function scriptedModel(
+  streams: StreamStep[],
+  generates: GenerateStep[] = [],
+  id: { provider?: string; modelId?: string } = {},
+) {
   return new MockLanguageModelV4({
+    ...id,
     doStream: async () => {
       const step = streams.shift();
       if (step === undefined) throw new Error('test script: no more streams');

@@ -1,6 +1,7 @@
 /** `npm run demo -- --provider <name>`: the whole demo in a child process, on each provider's package and wire. */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { answer as failoverAnswer } from '../../../examples/demo/failover.js';
 import { providerFromArgs } from '../../../examples/demo/provider.js';
 import { redisSource } from '../../../examples/demo/shared-breaker.js';
 import { redisServerInstalled } from '../../../scripts/redis-server.js';
@@ -33,7 +34,7 @@ describe('the demo on each provider', () => {
       expect(killed, `silent for ${silentMs} ms after:\n${stdout.slice(-600)}`).toBe(false);
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
       expect(stdout).toContain(`graceful-ai demo on ${label}, against the fault mock at http://127.0.0.1:`);
-      const scene = stdout.slice(stdout.indexOf('━━ Streaming'), stdout.indexOf('━━ gracefulTool'));
+      const scene = stdout.slice(stdout.indexOf('━━ Streaming'), stdout.indexOf('━━ Failover'));
       // The plain SDK shows the first 36 characters twice; the drop-in shows every character once.
       expect(scene).toContain('the user read 36 characters twice');
       expect(scene).toContain('one seamless answer: each character exactly once.');
@@ -41,6 +42,7 @@ describe('the demo on each provider', () => {
       expect(scene).toContain('attempt 2: generate ok, 74 characters shown');
       expect(scene).toContain(`result.text rejects: StreamFailedError: The model stream failed: ${revoked}`);
       expect(stdout).not.toContain('section crashed');
+      expectFailover(stdout.slice(stdout.indexOf('━━ Failover'), stdout.indexOf('━━ gracefulTool')));
       // The session scene: the provider's 429 retried after 2 s, its overflow compacted.
       expect(stdout).toContain('Retrying (1/3) in 2s…');
       expect(stdout).toContain('retry 1 succeeded');
@@ -66,6 +68,36 @@ describe('the demo on each provider', () => {
     );
   });
 });
+
+/**
+ * The failover scene (OpenAI and Anthropic on the mock, whatever the provider): the reader reads the whole answer
+ * once across the two models, and no call sends OpenAI a request while its breaker is open.
+ */
+function expectFailover(scene: string) {
+  const lines = scene.split('\n');
+  const read = lines.filter((l) => / assistant /.test(l)).map((l) => l.replace(/^.*? assistant /, ''));
+  expect(read).toEqual([failoverAnswer]);
+  expect(scene).toContain('stream_failover: openai.chat:gpt-4o → anthropic.messages:claude-sonnet-4-5');
+  expect(scene).toContain(`Anthropic was sent the shown text as a prefill: "${failoverAnswer.slice(0, 42)}"`);
+  expect(scene).toMatch(
+    /attempt 1: openai\.chat:gpt-4o stream failed \(transient, [^)]+\), 42 characters shown/,
+  );
+  expect(scene).toContain(
+    'attempt 2: openai.chat:gpt-4o generate (recovery: regenerate) failed (transient, status:503), 0 characters shown',
+  );
+  expect(scene).toContain(
+    `attempt 3: anthropic.messages:claude-sonnet-4-5 generate (recovery: continue) ok, ${failoverAnswer.length - 42} characters shown`,
+  );
+  expect(scene).toContain('requests: chat stream 1, chat 1, messages 1');
+  expect(scene).toContain('one answer across two providers: each character exactly once.');
+  // Call 1 spends OpenAI's retries (3 requests) and opens its breaker; every later call sends it nothing.
+  const opened = lines.findIndex((l) => l.includes('model_breaker: openai.chat:gpt-4o closed → open'));
+  const calls = (from: number, to?: number) => lines.slice(from, to).filter((l) => /\] call \d+:/.test(l));
+  expect(calls(0, opened)).toEqual([expect.stringContaining('call 1: 3 requests to OpenAI, 1 to Anthropic')]);
+  const afterOpen = calls(opened);
+  expect(afterOpen).toHaveLength(3);
+  for (const line of afterOpen) expect(line).toContain(': 0 requests to OpenAI, 1 to Anthropic');
+}
 
 describe('providerFromArgs', () => {
   it('reads --provider NAME and --provider=NAME; openai by default; the last one given wins', () => {

@@ -9,6 +9,7 @@ import * as rpc from '../../../adapters/rpc/index.js';
 import { AggregateToolError } from '../../../src/errors/aggregate-tool-error.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
+import { FailoverError } from '../../../src/errors/failover-error.js';
 import { GracefulError } from '../../../src/errors/graceful-error.js';
 import { InvalidToolPlanError } from '../../../src/errors/invalid-tool-plan-error.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
@@ -63,6 +64,25 @@ const rows: Row[] = [
     name: 'CircuitOpenError',
     Class: CircuitOpenError,
     make: () => new CircuitOpenError({ toolName: 'search', retryAfterMs: 5000, reopensAt: 10_000, cause }),
+  },
+  {
+    name: 'FailoverError',
+    Class: FailoverError,
+    make: () =>
+      new FailoverError({
+        models: [
+          {
+            model: { provider: 'openai.chat', modelId: 'gpt-4o' },
+            error: new Error('Service Unavailable'),
+            reason: 'status:503',
+          },
+          {
+            model: { provider: 'anthropic.messages', modelId: 'claude-sonnet-4-5' },
+            error: cause,
+            reason: 'status:529',
+          },
+        ],
+      }),
   },
   {
     name: 'ContextOverflowError',
@@ -175,6 +195,22 @@ describe('error classes follow the house rule', () => {
     },
   );
 
+  it("CircuitOpenError of a model names the model (not the breaker's key) and what to do", () => {
+    const error = new CircuitOpenError({
+      model: { provider: 'openai.chat', modelId: 'gpt-4o' },
+      retryAfterMs: 30_000,
+      reopensAt: 10_000,
+    });
+    expect([error.toolName, error.model]).toEqual([
+      undefined,
+      { provider: 'openai.chat', modelId: 'gpt-4o' },
+    ]);
+    expect(error.message).toBe(
+      "Model 'openai.chat:gpt-4o' is temporarily unavailable after repeated failures (circuit open); it gets a " +
+        'trial request again in 30 s. Add fallbackModels to answer meanwhile.',
+    );
+  });
+
   it('ModelRetry still takes a message string, optionally with { cause }', () => {
     const plain = new ModelRetry('Ask for a city name.');
     expect([plain.message, 'cause' in plain]).toEqual(['Ask for a city name.', false]);
@@ -243,8 +279,7 @@ describe('StreamInterruptedError', () => {
   it('says where and how the stream ended, and what to check', () => {
     expect(new StreamInterruptedError({ ending: 'no-finish', charsEmitted: 0 }).message).toBe(
       'The model stream ended before any content, without a finish: the answer is incomplete. The stream guard ' +
-        'retries it; if this repeats, check what sits between you and the provider (a proxy or load balancer that ' +
-        'closes long responses).',
+        'retries it; if this repeats, check for a proxy or load balancer that closes long responses.',
     );
     expect(new StreamInterruptedError({ ending: 'interrupted', charsEmitted: 12 }).message).toMatch(
       /^The model stream ended after 12 characters, with finish reason 'interrupted': /,

@@ -2,10 +2,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisBreakerStore } from '../../../adapters/redis/breaker-store.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
-import type { CircuitState } from '../../../src/observe/tool-events.js';
+import type { CircuitListener } from '../../../src/observe/circuit-changes.js';
+import { getToolMetrics, resetToolMetrics } from '../../../src/observe/metrics.js';
+import { type CircuitState, onToolEvent } from '../../../src/observe/tool-events.js';
 import { type BreakerStore, InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
 import { type BreakerOutcome, CircuitBreaker } from '../../../src/policy/circuit-breaker.js';
-import { connect, type TestClient } from '../../redis/clients.js';
+import { clientKinds, connect, type TestClient } from '../../redis/clients.js';
 import { describeWithRedis } from '../../redis/describe-with-redis.js';
 import { isolatedTelemetry, virtualTime } from './fixtures.js';
 
@@ -25,7 +27,7 @@ function setupWith(store: BreakerStore, options: Options = {}) {
 
 /**
  * The breaker's whole contract, run on a store: the in-memory one, and Redis (`RedisBreakerStore`, each test under
- * its own key prefix) with both supported clients. The semantics must be identical.
+ * its own key prefix) with each supported client (node-redis, ioredis, @upstash/redis). The semantics must be identical.
  */
 function breakerContract(newStore: () => BreakerStore, modelRuns: number) {
   const setup = (options: Options = {}) => setupWith(newStore(), options);
@@ -193,12 +195,75 @@ function breakerContract(newStore: () => BreakerStore, modelRuns: number) {
       }),
       { numRuns: modelRuns },
     );
-  });
+    // Over HTTP (@upstash/redis) every command is a request: 150 runs take about 6 s on an idle machine, more on a busy one.
+  }, 120_000);
 }
 
 describe('CircuitBreaker (in-memory store)', () => breakerContract(() => new InMemoryBreakerStore(), 500));
 
-for (const kind of ['node-redis', 'ioredis'] as const) {
+describe('CircuitBreaker: who hears its transitions', () => {
+  const openAndTry = async (
+    breaker: CircuitBreaker,
+    time: ReturnType<typeof virtualTime>,
+    listener?: CircuitListener,
+  ) => {
+    await breaker.record(await breaker.acquire(listener), 'failure', listener);
+    time.advance(30_000);
+    await breaker.record(await breaker.admit(listener), 'success', listener);
+  };
+
+  it('without a listener: the process-wide `circuit_state` events and `circuit_breaker_opens`, as a tool reports them', async () => {
+    resetToolMetrics();
+    const seen: string[] = [];
+    const unsubscribe = onToolEvent((e) => {
+      if (e.type === 'circuit_state') seen.push(`${e.toolName}:${e.from}>${e.to}`);
+    });
+    try {
+      const time = virtualTime(1_000);
+      const breaker = new CircuitBreaker('standalone', {
+        failureThreshold: 1,
+        successThreshold: 1,
+        clock: time.clock,
+      });
+      await openAndTry(breaker, time);
+      expect(seen).toEqual([
+        'standalone:closed>open',
+        'standalone:open>half_open',
+        'standalone:half_open>closed',
+      ]);
+      expect(getToolMetrics().standalone?.circuit_breaker_opens).toBe(1);
+    } finally {
+      unsubscribe();
+      resetToolMetrics();
+    }
+  });
+
+  it('with a listener (any object with `circuitChanged`): only the listener, nothing process-wide', async () => {
+    resetToolMetrics();
+    const processWide: unknown[] = [];
+    const unsubscribe = onToolEvent((e) => processWide.push(e));
+    try {
+      const heard: string[] = [];
+      const listener: CircuitListener = {
+        circuitChanged: ({ from, to }) => void heard.push(`${from}>${to}`),
+      };
+      const time = virtualTime(1_000);
+      const breaker = new CircuitBreaker('own', {
+        failureThreshold: 1,
+        successThreshold: 1,
+        clock: time.clock,
+      });
+      await openAndTry(breaker, time, listener);
+      expect(heard).toEqual(['closed>open', 'open>half_open', 'half_open>closed']);
+      expect(processWide).toEqual([]);
+      expect(getToolMetrics()).toEqual({});
+    } finally {
+      unsubscribe();
+    }
+  });
+});
+
+for (const kind of clientKinds) {
   describeWithRedis(`CircuitBreaker (RedisBreakerStore, ${kind})`, (server) => {
     let client: TestClient | undefined;
     let n = 0;

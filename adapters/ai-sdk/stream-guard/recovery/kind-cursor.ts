@@ -4,7 +4,7 @@
  * (which cannot be changed) is repeated exactly, metadata included. `Reconciliation` drives it.
  */
 import type { LanguageModelV4StreamPart as Part, SharedV4ProviderMetadata } from '@ai-sdk/provider';
-import { sameJson } from '../../../../src/util/shape.js';
+import { isDeepEqualData } from 'ai';
 import type { ClosedBlock, EmittedContent, Kind, Metadata, ShownBlocks } from './emitted-content.js';
 
 /**
@@ -41,7 +41,7 @@ export class KindCursor {
   /** Whether the answer covered everything shown of this kind, and every empty block shown with metadata. */
   covered(): boolean {
     return (
-      (this.reached || this.at >= this.end) &&
+      this.past() &&
       this.#closed.every((b) => b.from !== b.to || b.metadata === undefined || this.#usedEmpty.has(b))
     );
   }
@@ -84,7 +84,7 @@ export class KindCursor {
       const empty = this.#closed.find((b) => b.from === from && b.to === from && !this.#usedEmpty.has(b));
       if (empty !== undefined) {
         this.#usedEmpty.add(empty);
-        return sameJson(empty.metadata, metadata) ? { parts: [] } : undefined;
+        return isDeepEqualData(empty.metadata, metadata) ? { parts: [] } : undefined;
       }
       if (from < this.end) return undefined; // an empty block the stream never showed, within what it showed
     } else if (to < this.end || (to === this.end && (open === undefined || open.from === this.end))) {
@@ -93,7 +93,7 @@ export class KindCursor {
       this.at = to;
       const exact = this.#closed.find((b) => b.from === from && b.to === to);
       if (exact !== undefined) {
-        if (sameJson(exact.metadata, metadata)) return { parts: [] };
+        if (isDeepEqualData(exact.metadata, metadata)) return { parts: [] };
         // The same characters under the recovery's own metadata: the consumer keeps what it read, later prompts get
         // the recovery's metadata (`recovered-metadata.ts`). Shown without metadata, it has nothing to be found by.
         return exact.metadata === undefined ? undefined : { parts: [], replaces: exact.metadata };
@@ -107,14 +107,7 @@ export class KindCursor {
     const meta = withMetadata(metadata);
     if (crossed.open) return { parts: [{ type: `${kind}-end`, id: crossed.id, ...meta }], id: crossed.id };
     if (text === '' && metadata === undefined) return { parts: [] };
-    return {
-      id: crossed.id,
-      parts: [
-        { type: `${kind}-start`, id: crossed.id, ...meta },
-        ...(text === '' ? [] : [{ type: `${kind}-delta` as const, id: crossed.id, delta: text, ...meta }]),
-        { type: `${kind}-end`, id: crossed.id, ...meta },
-      ],
-    };
+    return { id: crossed.id, parts: blockParts(kind, crossed.id, text, metadata) };
   }
 
   /** Whether a block the stream ended, over characters in [from, to), carries metadata. */
@@ -130,4 +123,12 @@ export function cursors(emitted: EmittedContent): Record<Kind, KindCursor> {
 /** `{ providerMetadata }` when there is any: parts without metadata stay exactly as the guard always sent them. */
 export function withMetadata(metadata: Metadata): { providerMetadata?: SharedV4ProviderMetadata } {
   return metadata === undefined ? {} : { providerMetadata: metadata };
+}
+
+/** A whole block as stream parts: its start, its text in one delta (none when empty) and its end. */
+export function blockParts(kind: Kind, id: string, text: string, metadata: Metadata): Part[] {
+  const meta = withMetadata(metadata);
+  const start: Part = { type: `${kind}-start`, id, ...meta };
+  const end: Part = { type: `${kind}-end`, id, ...meta };
+  return text === '' ? [start, end] : [start, { type: `${kind}-delta`, id, delta: text, ...meta }, end];
 }

@@ -15,7 +15,7 @@ import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart as Part }
 import { resetPart } from '../../../../src/stream/reset-part.js';
 import { isContent } from '../attempt/preamble.js';
 import type { EmittedContent, Kind, Metadata } from './emitted-content.js';
-import { cursors, type KindCursor, withMetadata } from './kind-cursor.js';
+import { blockParts, cursors, type KindCursor, withMetadata } from './kind-cursor.js';
 import { rememberRecoveredMetadata } from './recovered-metadata.js';
 
 /** One text or reasoning block of the recovery. */
@@ -87,12 +87,7 @@ export class Reconciliation {
         parts.push(content as Part);
         continue;
       }
-      const id = `answer-${index}`;
-      const meta = withMetadata(content.providerMetadata);
-      parts.push({ type: `${content.type}-start`, id, ...meta });
-      if (content.text !== '')
-        parts.push({ type: `${content.type}-delta`, id, delta: content.text, ...meta });
-      parts.push({ type: `${content.type}-end`, id, ...meta });
+      parts.push(...blockParts(content.type, `answer-${index}`, content.text, content.providerMetadata));
     }
     return [...parts.flatMap((part) => this.push(part)), ...this.end()];
   }
@@ -344,12 +339,8 @@ export class Reconciliation {
   /** A whole block of the answer, in a new block. An empty one is kept when it carries metadata (redacted thinking). */
   #emitBlock(block: Block): void {
     if (block.text === '' && block.metadata === undefined) return;
-    const id = this.#newId(block);
-    block.out = id;
-    const meta = withMetadata(block.metadata);
-    this.#emit({ type: `${block.kind}-start`, id, ...meta });
-    if (block.text !== '') this.#emit({ type: `${block.kind}-delta`, id, delta: block.text, ...meta });
-    this.#emit({ type: `${block.kind}-end`, id, ...meta });
+    block.out = this.#newId(block);
+    for (const part of blockParts(block.kind, block.out, block.text, block.metadata)) this.#emit(part);
   }
 
   #emitEntry(entry: Other): void {

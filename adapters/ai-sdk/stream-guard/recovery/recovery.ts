@@ -16,6 +16,7 @@ import type { AttemptMode, AttemptRecord, AttemptRecorder } from '../../../../sr
 import { SingleUseRequest } from '../../../../src/stream/single-use-request.js';
 import { incompleteFinish, missingFinish } from '../attempt/preamble.js';
 import { type AttemptOptions, StreamAttempt } from '../attempt/stream-attempt.js';
+import type { Admission } from '../models/model-chain.js';
 import {
   type ContinuationOption,
   continuationStyle,
@@ -34,7 +35,6 @@ type Finish = Extract<Part, { type: 'finish' }>;
 /** What a recovery needs of the guard's options. */
 export interface RecoveryOptions extends AttemptOptions {
   recovery: RecoveryMode;
-  continuation: ContinuationOption;
 }
 
 /** The request a consumer's cancel must reach (the committed attempt, then a streamed recovery), and whether it came. */
@@ -43,11 +43,18 @@ export interface Sink {
   cancelled: boolean;
 }
 
-/** What a recovery needs of the call it recovers: its request, its records, its retry rule and its way to fail. */
+/**
+ * What a recovery needs of the call it recovers: its request (the model it is on now and that model's params), its
+ * records, its retry and failover rules and its way to fail.
+ */
 export interface RecoveredCall {
   readonly model: LanguageModelV4;
   readonly params: LanguageModelV4CallOptions;
+  /** The `continuation` option as it holds for the current model. */
+  readonly continuation: ContinuationOption;
   readonly options: RecoveryOptions;
+  /** Asks the current model's breaker to admit a request; throws `CircuitOpenError` while it is open. */
+  admit(): Promise<Admission>;
   /** A fresh record for attempt `n`. */
   recorder(n: number, mode: AttemptMode): AttemptRecorder;
   /** Keeps an attempt's record. */
@@ -56,6 +63,8 @@ export interface RecoveredCall {
   classify(error: unknown): Classification;
   /** After a failed streamed recovery: whether a new one follows (within `maxRetries`, after the backoff). */
   retryAfter(n: number, record: AttemptRecord, classification: Classification): Promise<boolean>;
+  /** After the current model failed for good: whether the call moved on to the next model. */
+  failOver(record: AttemptRecord, error: unknown, classification: Classification): boolean;
   /** Ends the consumer's stream with a failure nothing recovers. */
   fail(record: AttemptRecord, error: unknown, controller: ReadableStreamDefaultController<Part>): void;
   /** The recovered answer's finish part as the consumer gets it (attempt records in its metadata). */
@@ -74,10 +83,13 @@ export async function recover(
   sink: Sink,
 ): Promise<void> {
   const streamed = call.options.recovery === 'stream';
-  let style = continuationStyle(call.options.continuation, call.model);
+  // The model whose answer the consumer started reading: a fallback that finishes it names itself in the response.
+  const committed = call.model;
+  let style = continuationStyle(call.continuation, call.model);
   for (let n = first; ; n++) {
+    const { model } = call;
     const texts = style === undefined ? undefined : emitted.prefillTexts();
-    const plan = style && texts ? prefill(style, call.model, call.params, texts) : undefined;
+    const plan = style && texts ? prefill(style, model, call.params, texts) : undefined;
     const recorder = call.recorder(n, streamed ? 'stream' : 'generate');
     recorder.recovery = plan ? 'continue' : 'regenerate';
     const reconciliation = new Reconciliation(emitted, n, plan);
@@ -87,55 +99,74 @@ export async function recover(
       controller.enqueue(part);
     };
     const request: RecoveryRequest = {
-      model: call.model,
+      model,
       params: plan?.params ?? call.params,
       options: call.options,
-      name: recorder.request,
+      recorder,
+      announceResponse: model !== committed,
     };
     let finish: Finish;
+    let admission: Admission | undefined;
     try {
+      admission = await call.admit();
       finish = streamed
         ? await streamedRecovery(request, reconciliation, emit, (attempt) => {
             sink.attempt = attempt;
           })
         : await generatedRecovery(request, reconciliation, emit);
     } catch (error) {
-      if (sink.cancelled) return;
+      if (sink.cancelled) {
+        await admission?.settle('ignored');
+        return;
+      }
       const classification = call.classify(error);
       const record = recorder.finish({ error, classification });
       call.record(record);
+      await admission?.settle(classification.kind === 'transient' ? 'failure' : 'ignored');
       if (plan !== undefined && isPrefillRejection(error)) {
-        rememberPrefillRejection(call.model);
+        rememberPrefillRejection(model);
         style = undefined;
         continue;
       }
-      if (streamed && (await call.retryAfter(n, record, classification))) continue;
+      // A request the model's breaker refused is not retried on it: the next model answers at once.
+      if (admission !== undefined && streamed && (await call.retryAfter(n, record, classification))) continue;
+      if (call.failOver(record, error, classification)) {
+        style = continuationStyle(call.continuation, call.model);
+        continue;
+      }
       call.fail(record, error, controller);
       return;
     }
     call.record(recorder.finish());
+    await admission.settle('success');
     controller.enqueue(call.finishPart(finish));
     controller.close();
     return;
   }
 }
 
-/** One recovery request: the model, the params to send (a prefill, maybe), the attempt's options, a name. */
+/** One recovery request: the model, the params to send (a prefill, maybe), the attempt's options and record. */
 interface RecoveryRequest {
   model: LanguageModelV4;
   params: LanguageModelV4CallOptions;
   options: AttemptOptions;
-  /** Names the request in errors and records, e.g. `stream attempt 2 (anthropic.messages:claude-…)`. */
-  name: string;
+  /** Its record: names the request in errors, and counts the characters it passed on. */
+  recorder: AttemptRecorder;
+  /** Pass the request's response metadata on: another model answers (the SDK's `response.modelId` then names it). */
+  announceResponse: boolean;
 }
 
 /** One non-streaming recovery request; its answer goes through `reconciliation` at once. Returns its finish. */
 async function generatedRecovery(
-  { model, params, name }: RecoveryRequest,
+  { model, params, recorder, announceResponse }: RecoveryRequest,
   reconciliation: Reconciliation,
   emit: (part: Part) => void,
 ): Promise<Finish> {
-  const result = await new SingleUseRequest(name, () => model.doGenerate(params)).stream();
+  const result = await new SingleUseRequest(recorder.request, () => model.doGenerate(params)).stream();
+  if (announceResponse && result.response) {
+    const { id, timestamp, modelId } = result.response;
+    emit({ type: 'response-metadata', id, timestamp, modelId });
+  }
   for (const part of reconciliation.whole(result)) emit(part);
   const { usage, finishReason, providerMetadata } = result;
   return { type: 'finish', usage, finishReason, ...(providerMetadata && { providerMetadata }) };
@@ -147,32 +178,28 @@ async function generatedRecovery(
  * without a complete finish. Returns its finish.
  */
 async function streamedRecovery(
-  { model, params, options, name }: RecoveryRequest,
+  { model, params, options, recorder, announceResponse }: RecoveryRequest,
   reconciliation: Reconciliation,
   emit: (part: Part) => void,
   started: (attempt: StreamAttempt) => void,
 ): Promise<Finish> {
-  const attempt = new StreamAttempt(model, params, options, name);
+  const attempt = new StreamAttempt(model, params, options, recorder.request);
   started(attempt);
-  let chars = 0;
-  const pass = (part: Part) => {
-    if (part.type === 'text-delta' || part.type === 'reasoning-delta') chars += part.delta.length;
-    emit(part);
-  };
   try {
     await attempt.open();
     for (;;) {
       const next = await attempt.read();
-      if (next.done) throw missingFinish(chars);
+      if (next.done) throw missingFinish(recorder.charsEmitted);
       const part = next.value;
       if (part.type === 'error') throw part.error;
+      if (part.type === 'response-metadata' && announceResponse) emit(part);
       if (part.type === 'finish') {
-        const incomplete = incompleteFinish(part, chars);
+        const incomplete = incompleteFinish(part, recorder.charsEmitted);
         if (incomplete) throw incomplete;
-        for (const out of reconciliation.end()) pass(out);
+        for (const out of reconciliation.end()) emit(out);
         return part;
       }
-      for (const out of reconciliation.push(part)) pass(out);
+      for (const out of reconciliation.push(part)) emit(out);
     }
   } finally {
     attempt.stop();

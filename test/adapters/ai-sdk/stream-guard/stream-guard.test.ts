@@ -3,6 +3,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { StreamGuardEventMap } from '../../../../adapters/ai-sdk/stream-guard/options.js';
 import { streamGuard } from '../../../../adapters/ai-sdk/stream-guard/stream-guard.js';
+import { defaultLogger } from '../../../../src/observe/logger.js';
 import { abortableSleep } from '../../../../src/policy/sleep.js';
 import type { AttemptRecord } from '../../../../src/stream/attempt-record.js';
 import {
@@ -652,7 +653,7 @@ describe('streamGuard: stalls', () => {
 describe('streamGuard events', () => {
   it('event names are checked by the compiler: a misspelled name does not compile', () => {
     expectTypeOf<keyof StreamGuardEventMap>().toEqualTypeOf<
-      'stream_retry' | 'stream_degraded' | 'stream_failed'
+      'stream_retry' | 'stream_degraded' | 'stream_failed' | 'stream_failover' | 'model_breaker'
     >();
     // Compile-time proofs (checked by `tsc`); never called.
     const misspelled = () =>
@@ -663,6 +664,25 @@ describe('streamGuard events', () => {
         },
       });
     expect(misspelled).toBeTypeOf('function');
+  });
+
+  it('a listener that throws is logged and ignored: the call goes on', async () => {
+    const warn = vi.spyOn(defaultLogger, 'warn').mockImplementation(() => {});
+    try {
+      const answer = [...preamble('r1'), ...textParts('Hello'), finish()];
+      const model = scriptedModel([{ throws: apiError(503) }, streamOf(answer)]);
+      const { parts } = await streamParts(model, {
+        onEvent: () => {
+          throw new Error('a bug in the listener');
+        },
+      });
+      expect(textOf(parts)).toBe('Hello');
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining("'stream_retry' listener threw"), {
+        error: expect.objectContaining({ message: 'a bug in the listener' }),
+      });
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

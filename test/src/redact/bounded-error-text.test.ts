@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundedErrorText, errorText, maxErrorTextChars } from '../../../src/redact/error-text.js';
+import { boundedErrorText, maxErrorTextChars } from '../../../src/redact/bounded-error-text.js';
+import { errorText } from '../../../src/util/error-text.js';
 import { truncateText } from '../../../src/util/truncate.js';
 
 describe('errorText', () => {
