@@ -18,6 +18,7 @@ export {
   InvalidToolPlanError,
   type InvalidToolPlanErrorOptions,
 } from '../../src/errors/invalid-tool-plan-error.js';
+export { McpToolError, type McpToolErrorOptions } from '../../src/errors/mcp-tool-error.js';
 export { ModelRetry, type ModelRetryOptions } from '../../src/errors/model-retry.js';
 export {
   RetryCancelledError,

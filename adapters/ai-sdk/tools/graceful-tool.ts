@@ -14,6 +14,7 @@ import { isAsyncIterable, isThenable } from '../../../src/util/shape.js';
 import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../../src/util/validate.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
+import { withMcpFailuresThrown } from './mcp-result.js';
 import { boundExecute, copyWith, type LooseExecute } from './tool-copy.js';
 import { failuresInARow, judgeToolFailure, PolicyFailure } from './tool-failure.js';
 import {
@@ -142,10 +143,11 @@ export function getRetryInfo(options: ToolExecutionOptions<unknown> | object): R
 
 /**
  * Calls the original `execute` once and returns what it returns (a value, a promise or an async iterable),
- * synchronously. The single place that runs the tool: resilience layers wrap this function.
+ * synchronously. The single place that runs the tool: resilience layers wrap this function. An MCP result that
+ * reports a failure (`isError: true`) is thrown as `McpToolError` here, so every layer above sees the failure.
  */
 function invokeTool(call: ToolInvocation): unknown {
-  return call.execute(call.input, call.options);
+  return withMcpFailuresThrown(call.execute(call.input, call.options), call.toolName);
 }
 
 /** Which name this wrapper has in the current run: its option, else the name on its own earlier results. */
