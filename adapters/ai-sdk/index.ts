@@ -21,6 +21,10 @@ export {
 export { McpToolError, type McpToolErrorOptions } from '../../src/errors/mcp-tool-error.js';
 export { ModelRetry, type ModelRetryOptions } from '../../src/errors/model-retry.js';
 export {
+  RepeatedToolCallError,
+  type RepeatedToolCallErrorOptions,
+} from '../../src/errors/repeated-tool-call-error.js';
+export {
   RetryCancelledError,
   type RetryCancelledErrorOptions,
   RetryDelayTooLongError,

@@ -4,7 +4,7 @@ import { wholeSeconds } from '../util/duration.js';
  * What the model is told to do after the error text. Errors the tool threw ask it to fix its call; other kinds (an
  * outage, a deadline) must never tell the model to fix arguments.
  */
-export type ToolErrorGuidance = 'retry' | 'unavailable' | 'deadline' | 'none';
+export type ToolErrorGuidance = 'retry' | 'unavailable' | 'deadline' | 'repeated' | 'none';
 
 /**
  * Every sentence graceful-ai writes for the model, in one place, so wording is reviewed (and tested) together.
@@ -18,6 +18,8 @@ export const modelText = {
     unavailable: 'Continue without this tool, or call it again later.',
     // The turn's deadline passed: the model gets one last step without tools.
     deadline: 'Answer now with the information you already have.',
+    // The same call again after `maxIdenticalCalls` identical ones (a doom loop): the call was not run.
+    repeated: 'Use the result you already have, or call the tool with a different input.',
     none: '',
   } satisfies Readonly<Record<ToolErrorGuidance, string>>,
   /**

@@ -12,6 +12,7 @@ import type { RedactOption } from '../../../src/redact/redact.js';
 import { safeJson } from '../../../src/util/guarded.js';
 import { isAsyncIterable, isThenable } from '../../../src/util/shape.js';
 import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../../src/util/validate.js';
+import { checkMaxIdenticalCalls, defaultMaxIdenticalCalls, repeatedCall } from './identical-calls.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
 import { withMcpFailuresThrown } from './mcp-result.js';
@@ -57,6 +58,15 @@ export interface GracefulToolOptions extends ToolResilienceOptions {
    * @default false
    */
   idempotent?: boolean;
+  /**
+   * How many answered calls of this tool with the same input (equal JSON) one run may make: the next one is not run,
+   * and the model reads a `RepeatedToolCallError` with what the last of them returned. It counts against `retries`,
+   * so a model that keeps repeating itself fails the run with `UnexpectedModelBehavior`. Failed calls are left to
+   * `retries`. An integer ≥ 1, or `false` for no limit (a tool polled for a status on purpose). Counted from the
+   * run's messages: calls within one step are not.
+   * @default 3
+   */
+  maxIdenticalCalls?: number | false;
   /**
    * Upper bound of the model-visible error text in characters (an integer ≥ 64).
    * @default 2000
@@ -114,6 +124,7 @@ function validateToolOptions(options: GracefulToolOptions): void {
   checkBoolean('graceful', options.graceful);
   checkBoolean('idempotent', options.idempotent);
   checkSize('maxErrorChars', options.maxErrorChars, 64);
+  checkMaxIdenticalCalls(options.maxIdenticalCalls);
   if (options.name !== undefined && typeof options.name !== 'string') {
     throw new TypeError(`graceful-ai: option 'name' must be a string; got ${typeof options.name}.`);
   }
@@ -197,6 +208,7 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
   const settings: Readonly<GracefulToolOptions> = { ...options };
   const retries = settings.retries ?? defaultToolRetries;
   const graceful = settings.graceful ?? true;
+  const maxIdenticalCalls = settings.maxIdenticalCalls ?? defaultMaxIdenticalCalls;
   const logger = settings.logger ?? defaultLogger;
   const ids = new Set<string>();
   // Automatic retry, breaker, timeout and fallback around the one call of the original (validated here).
@@ -290,6 +302,12 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
       });
       return Promise.resolve().then(() => onFailure(error, call, info));
     }
+    // The same call again after `maxIdenticalCalls` identical ones is not run: the model reads the earlier result.
+    const repeated =
+      maxIdenticalCalls === false || toolName === undefined
+        ? undefined
+        : repeatedCall(messages, toolName, input, maxIdenticalCalls);
+    if (repeated) return Promise.resolve().then(() => onFailure(repeated, call, info));
 
     let result: unknown;
     try {
