@@ -20,6 +20,7 @@ import { decideRetry, type RetryDecision } from '../../../src/policy/retry-decis
 import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../../src/stream/attempt-record.js';
 import { withoutDiscardedMessages } from '../../../src/stream/reset-part.js';
 import { SingleUseRequest } from '../../../src/stream/single-use-request.js';
+import type { ToolHistoryRepair } from '../../../src/stream/tool-history-repair.js';
 import {
   endWithErrorPart,
   erroredStream,
@@ -30,6 +31,7 @@ import {
 import { InBandError, incompleteFinish, missingFinish, readPreamble } from './attempt/preamble.js';
 import { StreamAttempt } from './attempt/stream-attempt.js';
 import { GUARD_METADATA_KEY, type Resolved, type StreamGuardEventMap } from './options.js';
+import { repairedParams } from './prompt-repair.js';
 import { EmittedContent } from './recovery/emitted-content.js';
 import { withRecoveredMetadata } from './recovery/recovered-metadata.js';
 import { type RecoveredCall, recover, type Sink } from './recovery/recovery.js';
@@ -43,14 +45,20 @@ export class GuardedCall {
   /** New requests made after transient failures (before content, and of streamed recoveries): `maxRetries` bounds them. */
   #retries = 0;
 
+  /** How the call's history was repaired before it was sent (see `prompt-repair.ts`), if it was. */
+  readonly #repair: ToolHistoryRepair | undefined;
+
   private readonly params: LanguageModelV4CallOptions;
 
   constructor(
     private readonly model: LanguageModelV4,
-    params: LanguageModelV4CallOptions,
+    given: LanguageModelV4CallOptions,
     private readonly options: Resolved,
   ) {
     this.#label = `${model.provider}:${model.modelId}`;
+    const { params, repair } = repairedParams(given);
+    this.#repair = repair;
+    if (repair) this.#emit('tool_history_repaired', { repair });
     const prompt = withRecoveredMetadata(withoutDiscardedMessages(params.prompt));
     this.params = prompt === params.prompt ? params : { ...params, prompt };
   }
@@ -327,12 +335,20 @@ export class GuardedCall {
   }
 
   #recorder(n: number, mode: AttemptMode): AttemptRecorder {
-    return new AttemptRecorder(n, mode, `${mode} attempt ${n} (${this.#label})`, this.options.clock);
+    const recorder = new AttemptRecorder(
+      n,
+      mode,
+      `${mode} attempt ${n} (${this.#label})`,
+      this.options.clock,
+    );
+    recorder.toolHistoryRepair = this.#repair;
+    return recorder;
   }
 
   #metadata(metadata: SharedV4ProviderMetadata | undefined): SharedV4ProviderMetadata | undefined {
-    // A clean first attempt is what the SDK alone would have returned: nothing to add.
-    if (this.#attempts.length === 1 && this.#attempts[0]?.error === undefined) return metadata;
+    // A clean first attempt on the history as given is what the SDK alone would have returned: nothing to add.
+    const clean = this.#attempts.length === 1 && this.#attempts[0]?.error === undefined;
+    if (clean && this.#repair === undefined) return metadata;
     const attempts = this.#attempts.map((a) => ({ ...a })) as unknown as JSONObject[];
     return { ...metadata, [GUARD_METADATA_KEY]: { ...metadata?.[GUARD_METADATA_KEY], attempts } };
   }

@@ -13,6 +13,7 @@ import {
 } from '../../../src/policy/retry-config.js';
 import { abortableSleep } from '../../../src/policy/sleep.js';
 import type { AttemptRecord } from '../../../src/stream/attempt-record.js';
+import type { ToolHistoryRepair } from '../../../src/stream/tool-history-repair.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../../../src/util/time.js';
 import {
   checkBoolean,
@@ -26,7 +27,8 @@ import { type ContinuationOption, continuationOptions } from './recovery/continu
 import type { RecoveryMode } from './recovery/recovery.js';
 
 /**
- * Events of the stream guard. Each carries the record of the attempt it is about. A type alias, not an interface:
+ * Events of the stream guard. Each carries the record of the attempt it is about (but `tool_history_repaired`, which
+ * is about the call's prompt). A type alias, not an interface:
  * it satisfies `EventMap` without an index signature, so a misspelled event name does not compile.
  */
 export type StreamGuardEventMap = {
@@ -39,6 +41,11 @@ export type StreamGuardEventMap = {
   stream_degraded: { attempt: AttemptRecord; charsEmitted: number };
   /** The call failed for good; `error` is what the stream ends with. */
   stream_failed: { attempt: AttemptRecord; attempts: AttemptRecord[]; error: unknown };
+  /**
+   * The call's history was repaired before its first attempt (tool calls without a result answered, results without
+   * a call dropped); every attempt record of the call carries the same `toolHistoryRepair`.
+   */
+  tool_history_repaired: { repair: ToolHistoryRepair };
 };
 
 /** One stream guard event as an `onEvent` listener receives it: the payload with its `type`. */
@@ -95,7 +102,10 @@ export interface StreamGuardOptions extends RetryConfig {
    * failure with a retry-after announces one. Default: none.
    */
   coordination?: Coordination;
-  /** Receives `stream_retry`, `stream_degraded` and `stream_failed`; a throwing listener is logged and ignored. */
+  /**
+   * Receives `stream_retry`, `stream_degraded`, `stream_failed` and `tool_history_repaired`; a throwing listener is
+   * logged and ignored.
+   */
   onEvent?: (event: StreamGuardEvent) => void;
   /** Injected for tests (default: the system clock). */
   clock?: Clock;

@@ -652,7 +652,7 @@ describe('streamGuard: stalls', () => {
 describe('streamGuard events', () => {
   it('event names are checked by the compiler: a misspelled name does not compile', () => {
     expectTypeOf<keyof StreamGuardEventMap>().toEqualTypeOf<
-      'stream_retry' | 'stream_degraded' | 'stream_failed'
+      'stream_retry' | 'stream_degraded' | 'stream_failed' | 'tool_history_repaired'
     >();
     // Compile-time proofs (checked by `tsc`); never called.
     const misspelled = () =>
