@@ -13,6 +13,7 @@ export {
 } from '../../src/errors/aggregate-tool-error.js';
 export { CircuitOpenError } from '../../src/errors/circuit-open-error.js';
 export { ContextOverflowError } from '../../src/errors/context-overflow-error.js';
+export { EmptyAnswerError, type EmptyAnswerErrorOptions } from '../../src/errors/empty-answer-error.js';
 export { GracefulError } from '../../src/errors/graceful-error.js';
 export {
   InvalidToolPlanError,

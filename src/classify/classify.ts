@@ -41,6 +41,7 @@ const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: strin
   [errorMarker('ModelRetry'), 'permanent', 'name:ModelRetry'],
   [errorMarker('CircuitOpenError'), 'permanent', 'name:CircuitOpenError'],
   [errorMarker('CooldownError'), 'transient', 'name:CooldownError'],
+  [errorMarker('EmptyAnswerError'), 'transient', 'name:EmptyAnswerError'],
   [errorMarker('ContextOverflowError'), 'overflow', 'name:ContextOverflowError'],
 ];
 
@@ -49,8 +50,8 @@ const ownVerdicts: ReadonlyArray<[marker: symbol, kind: ErrorKind, reason: strin
  * full: compact, never retry as is) or `abort` (the caller stopped: never retried, never counted).
  *
  * Order: the caller's aborted `signal` → the per-call overrides (`classify` hook, then `treatAsPermanent`, then
- * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError, StreamStalledError, StreamInterruptedError and
- * CooldownError transient; ModelRetry and CircuitOpenError permanent; ContextOverflowError overflow) → abort
+ * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError, StreamStalledError, StreamInterruptedError,
+ * CooldownError and EmptyAnswerError transient; ModelRetry and CircuitOpenError permanent; ContextOverflowError overflow) → abort
  * (AbortError) → an MCP client's transport failure (`mcp:session-expired`, `mcp:not-connected`,
  * `mcp:connection-closed`: transient) → context overflow (provider code, the AI SDK's `failureReason`, text,
  * status 413) → quota/billing/usage limits (permanent, even on a 429, unless the quota is per minute/second or the

@@ -14,6 +14,7 @@ import type {
 } from '@ai-sdk/provider';
 import { classifyError } from '../../../src/classify/classify.js';
 import type { Classification } from '../../../src/classify/types.js';
+import { EmptyAnswerError } from '../../../src/errors/empty-answer-error.js';
 import { StreamInterruptedError } from '../../../src/errors/stream-interrupted-error.js';
 import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js';
 import { decideRetry, type RetryDecision } from '../../../src/policy/retry-decision.js';
@@ -21,6 +22,7 @@ import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../../
 import { withoutDiscardedMessages } from '../../../src/stream/reset-part.js';
 import { SingleUseRequest } from '../../../src/stream/single-use-request.js';
 import type { ToolHistoryRepair } from '../../../src/stream/tool-history-repair.js';
+import { EmptyAnswers, emptyResult } from './attempt/empty-answer.js';
 import {
   endWithErrorPart,
   erroredStream,
@@ -44,6 +46,7 @@ export class GuardedCall {
   readonly #label: string;
   /** New requests made after transient failures (before content, and of streamed recoveries): `maxRetries` bounds them. */
   #retries = 0;
+  readonly #emptyAnswers = new EmptyAnswers();
 
   /** How the call's history was repaired before it was sent (see `prompt-repair.ts`), if it was. */
   readonly #repair: ToolHistoryRepair | undefined;
@@ -71,6 +74,8 @@ export class GuardedCall {
       try {
         const request = new SingleUseRequest(recorder.request, () => this.model.doGenerate(this.params));
         const result = await request.stream();
+        const empty = emptyResult(result);
+        if (empty) throw empty;
         this.#attempts.push(recorder.finish());
         return { ...result, providerMetadata: this.#metadata(result.providerMetadata) };
       } catch (error) {
@@ -145,6 +150,8 @@ export class GuardedCall {
   #asTheSdkWould(error: unknown, exhausted: boolean): unknown {
     const single =
       this.options.reportFailure === undefined ||
+      // The SDK would have passed an empty answer on: no `RetryError` to keep, the error says what happened.
+      EmptyAnswerError.isInstance(error) ||
       this.params.abortSignal?.aborted === true ||
       this.options.retry.maxRetries === 0 ||
       this.#earlyErrors.length === 1;
@@ -318,6 +325,8 @@ export class GuardedCall {
   #classify(error: unknown, phase: 'before content' | 'after content'): Classification {
     // A stall or a clean but incomplete end is ours to recover, whatever the caller set for unknown errors.
     if (!this.params.abortSignal?.aborted) {
+      // One empty answer is retried (`EmptyAnswerError` is transient); a second one ends the call.
+      if (this.#emptyAnswers.again(error)) return { kind: 'permanent', reason: 'empty-answer:again' };
       if (StreamStalledError.isInstance(error)) return { kind: 'transient', reason: 'stall' };
       if (StreamInterruptedError.isInstance(error)) {
         return {
