@@ -4,6 +4,7 @@
  * recognises too; `text` never resolves to `''` after such an answer. An empty answer that ends with `stop` (nothing to
  * add after the tool calls) is an answer.
  */
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import type { LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import { isStepCount, NoOutputGeneratedError, streamText as sdkStreamText, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -13,6 +14,7 @@ import { generateText } from '../../../../adapters/ai-sdk/drop-in/generate-text.
 import { streamText } from '../../../../adapters/ai-sdk/drop-in/stream-text.js';
 import type { StreamGuardEvent } from '../../../../adapters/ai-sdk/stream-guard/options.js';
 import { EmptyAnswerError } from '../../../../src/errors/empty-answer-error.js';
+import { type Reply, replayFetch, sseData } from '../provider-wire.js';
 import {
   finish,
   generated,
@@ -156,5 +158,54 @@ describe('generateText: the same rule for answers that are not streamed', () => 
     const model = new MockLanguageModelV4({ doGenerate: async () => emptyResult('stop', 'stop') });
     expect((await generateText({ model, prompt: 'x' })).text).toBe('');
     expect(model.doGenerateCalls).toHaveLength(1);
+  });
+});
+
+describe('on the real @ai-sdk/google: a candidate the safety filter blocked', () => {
+  // Gemini's blocked candidate: finishReason SAFETY, no `content`, a rating marked `blocked` (the candidate shape of
+  // vercel/ai packages/google/src/google-language-model.test.ts, whose finish reasons map-google-finish-reason.ts
+  // maps: SAFETY → 'content-filter').
+  const blocked = {
+    candidates: [
+      {
+        finishReason: 'SAFETY',
+        index: 0,
+        safetyRatings: [{ category: 'HARM_CATEGORY_DANGEROUS_CONTENT', probability: 'HIGH', blocked: true }],
+      },
+    ],
+    usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 },
+    modelVersion: 'gemini-2.5-flash',
+    responseId: 'blocked',
+  };
+  const answered = {
+    candidates: [{ content: { parts: [{ text: 'Sunny.' }], role: 'model' }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 2, totalTokenCount: 11 },
+    modelVersion: 'gemini-2.5-flash',
+    responseId: 'ok',
+  };
+  const google = (replies: Reply[]) => {
+    const wire = replayFetch(replies);
+    return {
+      wire,
+      model: createGoogleGenerativeAI({ apiKey: 'test-key', fetch: wire.fetch })('gemini-2.5-flash'),
+    };
+  };
+
+  it('streamText: retried once, then the answer', async () => {
+    const { wire, model } = google([{ sse: [sseData(blocked)] }, { sse: [sseData(answered)] }]);
+    const result = streamText({ model, prompt: 'x', streamGuard: noWait });
+    expect(await result.text).toBe('Sunny.');
+    expect(wire.requests.map((r) => r.stream)).toEqual([true, true]);
+  });
+
+  it('generateText: blocked twice, rejects with EmptyAnswerError naming SAFETY', async () => {
+    const { wire, model } = google([{ json: blocked }, { json: blocked }]);
+    const error = await generateText({ model, prompt: 'x', streamGuard: noWait }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'EmptyAnswerError',
+      finishReason: 'content-filter',
+      rawFinishReason: 'SAFETY',
+    });
+    expect(wire.requests).toHaveLength(2);
   });
 });
