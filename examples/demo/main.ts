@@ -7,6 +7,7 @@
 import { startMockServer } from '../../mocks/index.js';
 import type { DemoContext, DemoSection, DemoSummary } from './context.js';
 import * as gracefulTool from './graceful-tool.js';
+import * as mcpTools from './mcp.js';
 import * as plainSdk from './plain-sdk.js';
 import { type ProviderName, providerFromArgs, providers } from './provider.js';
 import * as resilience from './resilience.js';
@@ -15,7 +16,15 @@ import * as sharedBreaker from './shared-breaker.js';
 import * as streaming from './streaming.js';
 import { createTranscript } from './transcript.js';
 
-const sections: DemoSection[] = [plainSdk, streaming, gracefulTool, resilience, sessionDemo, sharedBreaker];
+const sections: DemoSection[] = [
+  plainSdk,
+  streaming,
+  gracefulTool,
+  mcpTools,
+  resilience,
+  sessionDemo,
+  sharedBreaker,
+];
 
 async function main(): Promise<void> {
   const live = process.argv.includes('--live');
