@@ -96,6 +96,7 @@ export {
   type ResetDetails,
   removeDiscarded,
 } from '../../src/stream/reset-part.js';
+export type { ToolHistoryRepair } from '../../src/stream/tool-history-repair.js';
 export type { Clock, Random, Sleep } from '../../src/util/time.js';
 export { defaults } from './defaults.js';
 export { type GracefulGenerateTextOptions, generateText } from './drop-in/generate-text.js';

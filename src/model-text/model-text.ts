@@ -1,3 +1,4 @@
+import { INTERRUPTED_TOOL_CALL } from '../stream/tool-history-repair.js';
 import { wholeSeconds } from '../util/duration.js';
 
 /**
@@ -35,12 +36,8 @@ export const modelText = {
     `Call one of the available tools instead: ${available.join(', ') || '(none)'}.`,
   /** Arguments that are not JSON. */
   invalidJson: 'The arguments must be one valid JSON object matching the tool’s input schema.',
-  /**
-   * The synthetic result of a tool call the history holds without one (an aborted turn, a crash between call and
-   * result): the call may have done its work, so the model must not assume either way.
-   */
-  interruptedToolCall:
-    'Interrupted: this tool call has no result. It may or may not have taken effect; check before calling it again.',
+  /** The synthetic result of a tool call the history holds without one (an aborted turn, a crash between call and result). */
+  interruptedToolCall: INTERRUPTED_TOOL_CALL,
   /** Leads a text result that a fallback tool produced. */
   answeredBy: (tool: string) => `[answered by fallback tool '${tool}']`,
   /** When rendering itself failed (a hostile error object). */

@@ -6,7 +6,6 @@
  * message shape the SDK's model messages and a middleware's prompt share, so the drop-ins, the agent and the session
  * apply the same rule.
  */
-import { modelText } from '../model-text/model-text.js';
 
 /**
  * What a repair changed, as `<tool>#<toolCallId>` (the turn deadline's notation). A type alias, not an interface,
@@ -18,6 +17,14 @@ export type ToolHistoryRepair = {
   /** Tool results without an open call before them (no call, or one the conversation had moved on from): dropped. */
   dropped: string[];
 };
+
+/**
+ * The synthetic result's text: the call may have done its work, so the model must not assume either way. Listed with
+ * every other sentence for the model in `modelText` (`interruptedToolCall`); defined here, so the stream guard,
+ * which repairs the prompts it sends, bundles no tool layer.
+ */
+export const INTERRUPTED_TOOL_CALL =
+  'Interrupted: this tool call has no result. It may or may not have taken effect; check before calling it again.';
 
 /** The marker on a synthetic result (in its `providerOptions`): the failure is no tool's, so no budget counts it. */
 const REPAIR_KEY = 'graceful-ai';
@@ -45,7 +52,7 @@ function interruptedResult(call: ToolPart) {
     type: 'tool-result' as const,
     toolCallId: call.toolCallId,
     toolName: call.toolName,
-    output: { type: 'error-text' as const, value: modelText.interruptedToolCall },
+    output: { type: 'error-text' as const, value: INTERRUPTED_TOOL_CALL },
     providerOptions: { [REPAIR_KEY]: { interrupted: true } },
   };
 }

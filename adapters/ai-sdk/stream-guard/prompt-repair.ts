@@ -16,19 +16,10 @@ export function noteRepair(
   providerOptions: SharedV4ProviderOptions | undefined,
   repair: ToolHistoryRepair,
 ): SharedV4ProviderOptions {
-  const own = providerOptions?.[GUARD_METADATA_KEY];
-  return { ...providerOptions, [GUARD_METADATA_KEY]: { ...own, [NOTE]: repair } };
-}
-
-function merged(a: ToolHistoryRepair | undefined, b: ToolHistoryRepair | undefined) {
-  if (a === undefined || b === undefined) return a ?? b;
-  return { interrupted: [...a.interrupted, ...b.interrupted], dropped: [...a.dropped, ...b.dropped] };
-}
-
-function noted(options: SharedV4ProviderOptions | undefined): ToolHistoryRepair | undefined {
-  const note = (options?.[GUARD_METADATA_KEY] as { [NOTE]?: unknown } | undefined)?.[NOTE];
-  const { interrupted, dropped } = (note ?? {}) as Partial<ToolHistoryRepair>;
-  return Array.isArray(interrupted) && Array.isArray(dropped) ? { interrupted, dropped } : undefined;
+  return {
+    ...providerOptions,
+    [GUARD_METADATA_KEY]: { ...providerOptions?.[GUARD_METADATA_KEY], [NOTE]: repair },
+  };
 }
 
 /** `params` without the drop-in's note, and the call's prompt repaired; the repair noted and made here, if any. */
@@ -36,18 +27,21 @@ export function repairedParams(params: LanguageModelV4CallOptions): {
   params: LanguageModelV4CallOptions;
   repair: ToolHistoryRepair | undefined;
 } {
-  const earlier = noted(params.providerOptions);
-  const own = repairToolHistory(params.prompt);
-  if (earlier === undefined && own.repair === undefined) return { params, repair: undefined };
-  let providerOptions = params.providerOptions;
-  if (earlier !== undefined) {
-    const { [NOTE]: _, ...rest } = (providerOptions?.[GUARD_METADATA_KEY] ?? {}) as JSONObject;
-    const { [GUARD_METADATA_KEY]: __, ...others } = providerOptions ?? {};
-    const kept = Object.keys(rest).length > 0 ? { ...others, [GUARD_METADATA_KEY]: rest } : others;
-    providerOptions = Object.keys(kept).length > 0 ? kept : undefined;
-  }
+  const { [GUARD_METADATA_KEY]: ours, ...others } = params.providerOptions ?? {};
+  const { [NOTE]: note, ...rest } = (ours ?? {}) as JSONObject;
+  const noted = note as ToolHistoryRepair | undefined;
+  const { messages, repair } = repairToolHistory(params.prompt);
+  if (noted === undefined && repair === undefined) return { params, repair };
+  const kept = Object.keys(rest).length > 0 ? { ...others, [GUARD_METADATA_KEY]: rest } : others;
   return {
-    params: { ...params, prompt: [...own.messages], providerOptions },
-    repair: merged(earlier, own.repair),
+    params: {
+      ...params,
+      prompt: [...messages],
+      providerOptions: Object.keys(kept).length > 0 ? kept : undefined,
+    },
+    repair: {
+      interrupted: [...(noted?.interrupted ?? []), ...(repair?.interrupted ?? [])],
+      dropped: [...(noted?.dropped ?? []), ...(repair?.dropped ?? [])],
+    },
   };
 }
