@@ -6,6 +6,7 @@ import { defaultRetrySettings } from '../../src/session/settings.js';
 import { defaultCallOptions } from './drop-in/guard-call-options.js';
 import { defaultStreamGuardOptions } from './stream-guard/options.js';
 import { defaultToolRetries } from './tools/graceful-tool.js';
+import { defaultMaxIdenticalCalls } from './tools/identical-calls.js';
 
 /**
  * Every default of graceful-ai in one place, by where the option is given (docs/README.md, "knobs at a glance",
@@ -18,6 +19,7 @@ export const defaults = Object.freeze({
     graceful: true,
     idempotent: false,
     maxErrorChars: defaultMaxErrorChars,
+    maxIdenticalCalls: defaultMaxIdenticalCalls,
   }),
   /** `autoRetry` of a tool: silent retries of transient errors before the model sees anything. */
   autoRetry: defaultRetryOptions,

@@ -13,6 +13,7 @@ export {
 } from '../../src/errors/aggregate-tool-error.js';
 export { CircuitOpenError, type CircuitOpenErrorOptions } from '../../src/errors/circuit-open-error.js';
 export { ContextOverflowError } from '../../src/errors/context-overflow-error.js';
+export { EmptyAnswerError, type EmptyAnswerErrorOptions } from '../../src/errors/empty-answer-error.js';
 export {
   type FailedModel,
   FailoverError,
@@ -24,7 +25,12 @@ export {
   InvalidToolPlanError,
   type InvalidToolPlanErrorOptions,
 } from '../../src/errors/invalid-tool-plan-error.js';
+export { McpToolError, type McpToolErrorOptions } from '../../src/errors/mcp-tool-error.js';
 export { ModelRetry, type ModelRetryOptions } from '../../src/errors/model-retry.js';
+export {
+  RepeatedToolCallError,
+  type RepeatedToolCallErrorOptions,
+} from '../../src/errors/repeated-tool-call-error.js';
 export {
   RetryCancelledError,
   type RetryCancelledErrorOptions,
@@ -96,6 +102,7 @@ export {
   type ResetDetails,
   removeDiscarded,
 } from '../../src/stream/reset-part.js';
+export type { ToolHistoryRepair } from '../../src/stream/tool-history-repair.js';
 export type { Clock, Random, Sleep } from '../../src/util/time.js';
 export { defaults } from './defaults.js';
 export { type GracefulGenerateTextOptions, generateText } from './drop-in/generate-text.js';

@@ -8,6 +8,7 @@ import { startMockServer } from '../../mocks/index.js';
 import type { DemoContext, DemoSection, DemoSummary } from './context.js';
 import * as failover from './failover.js';
 import * as gracefulTool from './graceful-tool.js';
+import * as mcpTools from './mcp.js';
 import * as plainSdk from './plain-sdk.js';
 import { type ProviderName, providerFromArgs, providers } from './provider.js';
 import * as resilience from './resilience.js';
@@ -21,6 +22,7 @@ const sections: DemoSection[] = [
   streaming,
   failover,
   gracefulTool,
+  mcpTools,
   resilience,
   sessionDemo,
   sharedBreaker,

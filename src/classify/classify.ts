@@ -2,6 +2,7 @@ import { errorMarker, hasMarker } from '../errors/graceful-error.js';
 import { systemClock } from '../util/time.js';
 import { checkClock, checkDelayMs, checkFunction } from '../util/validate.js';
 import { type ErrorFacts, errorFacts } from './error-facts.js';
+import { mcpTransportFailure } from './mcp-transport.js';
 import {
   defaultPatterns,
   networkErrorCodes,
@@ -40,6 +41,7 @@ const ownVerdicts = Object.entries({
   ModelRetry: 'permanent',
   CircuitOpenError: 'permanent',
   CooldownError: 'transient',
+  EmptyAnswerError: 'transient',
   ContextOverflowError: 'overflow',
 } satisfies Record<string, ErrorKind>).map(([name, kind]): [marker: symbol, verdict: Rule] => [
   errorMarker(name),
@@ -51,15 +53,17 @@ const ownVerdicts = Object.entries({
  * full: compact, never retry as is) or `abort` (the caller stopped: never retried, never counted).
  *
  * Order: the caller's aborted `signal` → the per-call overrides (`classify` hook, then `treatAsPermanent`, then
- * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError, StreamStalledError, StreamInterruptedError and
- * CooldownError transient; ModelRetry and CircuitOpenError permanent; ContextOverflowError overflow) → abort (AbortError) → context overflow (provider code, the AI SDK's
- * `failureReason`, text, status 413) → quota/billing/usage limits (permanent, even on a 429, unless the quota is
- * per minute/second or the server asked for a retry within `shortRetryWindowMs`) → retryable provider code →
- * HTTP status (408, 409, 425, 429 and 5xx except 501 transient, other 4xx permanent; 424 is left to what follows)
- * → provider code → Node and Bun network code → timeout/validation error names → `isRetryable` → retryable text →
- * permanent text → `isRetryable: false` → a 424 permanent → `options.unknown` (default `'transient'`). Structured fields are read along the whole cause
- * chain before any text; the text (messages and response bodies) is scanned only in a bounded view
- * (first 16 KiB and last 4 KiB). Never throws for any input; only a throwing `classify` hook propagates (and a
+ * `treatAsTransient`) → graceful-ai's own errors (ToolTimeoutError, StreamStalledError, StreamInterruptedError,
+ * CooldownError and EmptyAnswerError transient; ModelRetry and CircuitOpenError permanent; ContextOverflowError overflow) → abort
+ * (AbortError) → an MCP client's transport failure (`mcp:session-expired`, `mcp:not-connected`,
+ * `mcp:connection-closed`: transient) → context overflow (provider code, the AI SDK's `failureReason`, text,
+ * status 413) → quota/billing/usage limits (permanent, even on a 429, unless the quota is per minute/second or the
+ * server asked for a retry within `shortRetryWindowMs`) → retryable provider code → HTTP status (408, 409, 425, 429
+ * and 5xx except 501 transient, other 4xx permanent; 424 is left to what follows) → provider code → Node and Bun
+ * network code → timeout/validation error names → `isRetryable` → retryable text → permanent text →
+ * `isRetryable: false` → a 424 permanent → `options.unknown` (default `'transient'`). Structured fields are read
+ * along the whole cause chain before any text; the text (messages and response bodies) is scanned only in a bounded
+ * view (first 16 KiB and last 4 KiB). Never throws for any input; only a throwing `classify` hook propagates (and a
  * bad option: a `RangeError`/`TypeError` naming it).
  */
 export function classifyError(error: unknown, options: ClassifyOptions = {}): Classification {
@@ -143,6 +147,9 @@ function classifyByRules(
   if (facts.names.includes('AbortError')) return ['abort', 'name:AbortError'];
   const abortCode = facts.codes.find((c) => abortCodes.has(c));
   if (abortCode) return ['abort', `code:${abortCode}`];
+  // Before the status: an expired MCP session is a 404 that a new session answers.
+  const mcp = mcpTransportFailure(facts);
+  if (mcp) return ['transient', mcp.reason];
 
   const overflowCode = codes.find((c) => overflowCodes.has(c));
   if (overflowCode) return ['overflow', `provider:${overflowCode}`];

@@ -1,10 +1,11 @@
+import { INTERRUPTED_TOOL_CALL } from '../stream/tool-history-repair.js';
 import { wholeSeconds } from '../util/duration.js';
 
 /**
  * What the model is told to do after the error text. Errors the tool threw ask it to fix its call; other kinds (an
  * outage, a deadline) must never tell the model to fix arguments.
  */
-export type ToolErrorGuidance = 'retry' | 'unavailable' | 'deadline' | 'none';
+export type ToolErrorGuidance = 'retry' | 'unavailable' | 'deadline' | 'repeated' | 'none';
 
 /**
  * Every sentence graceful-ai writes for the model, in one place, so wording is reviewed (and tested) together.
@@ -18,6 +19,8 @@ export const modelText = {
     unavailable: 'Continue without this tool, or call it again later.',
     // The turn's deadline passed: the model gets one last step without tools.
     deadline: 'Answer now with the information you already have.',
+    // The same call again after `maxIdenticalCalls` identical ones (a doom loop): the call was not run.
+    repeated: 'Use the result you already have, or call the tool with a different input.',
     none: '',
   } satisfies Readonly<Record<ToolErrorGuidance, string>>,
   /**
@@ -33,6 +36,8 @@ export const modelText = {
     `Call one of the available tools instead: ${available.join(', ') || '(none)'}.`,
   /** Arguments that are not JSON. */
   invalidJson: 'The arguments must be one valid JSON object matching the tool’s input schema.',
+  /** The synthetic result of a tool call the history holds without one (an aborted turn, a crash between call and result). */
+  interruptedToolCall: INTERRUPTED_TOOL_CALL,
   /** Leads a text result that a fallback tool produced. */
   answeredBy: (tool: string) => `[answered by fallback tool '${tool}']`,
   /** When rendering itself failed (a hostile error object). */

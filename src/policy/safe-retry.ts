@@ -2,6 +2,7 @@
 // effect. Pure and SDK-independent: it reads only the facts the classifier reads (see `errorFacts`).
 
 import { errorFacts } from '../classify/error-facts.js';
+import { mcpTransportFailure } from '../classify/mcp-transport.js';
 import { CircuitOpenError } from '../errors/circuit-open-error.js';
 import { errorMarker, hasMarker } from '../errors/graceful-error.js';
 import { read } from '../util/guarded.js';
@@ -50,7 +51,9 @@ export const notExecutedStatuses: readonly number[] = Object.freeze([429, 503]);
  * - a `CircuitOpenError` without a `cause`: a dependency's breaker rejected the call before running it. One with a
  *   `cause` was raised after a call that ran (its failure opened the circuit), so only that cause can prove
  *   anything, and it is on the chain too;
- * - a `CooldownError`: a shared cool-down kept the call from being sent.
+ * - a `CooldownError`: a shared cool-down kept the call from being sent;
+ * - an MCP client's error saying the session expired (the server refused it before handling it) or that the client
+ *   is closed or not connected (nothing was sent); a connection that closed while the call was pending is no proof.
  *
  * Never proof: graceful-ai's own `ToolTimeoutError` (a timed-out attempt is abandoned, not undone: it may still
  * finish), resets and other network errors once connected, any error without one of these facts (a plain `Error`
@@ -64,6 +67,7 @@ export function provesNotExecuted(error: unknown): boolean {
   const facts = errorFacts(error);
   if (facts.status !== undefined && notExecutedStatuses.includes(facts.status)) return true;
   if (facts.codes.some((code) => notExecutedErrorCodes.includes(code))) return true;
+  if (mcpTransportFailure(facts)?.notExecuted) return true;
   return facts.nodes.some(rejectedByBreaker);
 }
 

@@ -1,5 +1,6 @@
 import type { ErrorKind } from '../classify/types.js';
 import { boundedErrorText } from '../redact/bounded-error-text.js';
+import type { ToolHistoryRepair } from '../stream/tool-history-repair.js';
 import { errorText } from '../util/error-text.js';
 import type { SessionMessage } from './message.js';
 
@@ -32,6 +33,11 @@ export type SessionEventMap<M extends SessionMessage = SessionMessage> = {
   tool_call: { toolCallId: string; toolName: string; input: unknown };
   /** A tool finished (from a completed step); `error` is set when it failed. */
   tool_result: { toolCallId: string; toolName: string; output?: unknown; error?: string };
+  /**
+   * The conversation holds tool calls without a result (or results without their call): the attempt's requests are
+   * sent repaired (a synthetic "interrupted" result each; orphan results dropped), the history stays as it happened.
+   */
+  tool_history_repaired: ToolHistoryRepair;
   /** An attempt of the turn failed; `kind` is what the classifier made of it. */
   attempt_error: { error: SerializedError; kind: ErrorKind; reason: string };
   /** Retry number `attempt` of at most `maxRetries` is scheduled: emitted before the backoff sleep of `delayMs`. */

@@ -1,6 +1,7 @@
 import type { Classification } from '../classify/types.js';
 import type { ModelRef } from '../errors/failover-error.js';
 import type { Clock } from '../util/time.js';
+import type { ToolHistoryRepair } from './tool-history-repair.js';
 
 /** How an attempt talked to the provider: a streamed request or one non-streaming request. */
 export type AttemptMode = 'stream' | 'generate';
@@ -26,6 +27,11 @@ export interface AttemptRecord {
    * answer anew (`'regenerate'`).
    */
   recovery?: RecoveryKind;
+  /**
+   * The request's history was repaired before it was sent: tool calls without a result got a synthetic one, results
+   * without their call were dropped (see `repairToolHistory`). The conversation as stored is unchanged.
+   */
+  toolHistoryRepair?: ToolHistoryRepair;
 }
 
 /** How a recovery after content asked for the rest of the answer. */
@@ -37,6 +43,8 @@ export class AttemptRecorder {
   charsEmitted = 0;
   /** Set on a recovery after content. */
   recovery: RecoveryKind | undefined;
+  /** Set when the call's prompt was repaired. */
+  toolHistoryRepair: ToolHistoryRepair | undefined;
   readonly #startedAt: number;
 
   constructor(
@@ -64,6 +72,7 @@ export class AttemptRecorder {
       durationMs: this.clock.now() - this.#startedAt,
     };
     if (this.recovery !== undefined) record.recovery = this.recovery;
+    if (this.toolHistoryRepair !== undefined) record.toolHistoryRepair = this.toolHistoryRepair;
     if (failure) {
       record.error = describeError(failure.error);
       record.classification = { ...failure.classification };

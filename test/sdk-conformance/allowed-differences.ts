@@ -82,14 +82,14 @@ export const allowedDifferences: AllowedDifference[] = [
     id: 'recovered-answer',
     where: (site) => has(site, 'guard-recovers') && !/^(experimental_)?onStart$/.test(site.callback ?? ''),
     reason:
-      "Where the guard recovers a failure the SDK does not (an error part, a stream error or a clean end without content before output, a stall under timeout.chunkMs, a transient failure after output), the drop-in's run is the recovered answer's: other requests, parts, callbacks and results than ai's failed, partial or empty run.",
+      "Where the guard recovers a failure the SDK does not (an error part, a stream error or a clean end without content before output, an empty answer, a stall under timeout.chunkMs, a transient failure after output, a history with a tool call but no result, which ai refuses to send), the drop-in's run is the recovered answer's: other requests, parts, callbacks and results than ai's failed, partial or empty run.",
   },
   {
     id: 'interrupted-before-output-fails',
     where: (site) =>
       has(site, 'interrupted-before-output') && !/^(experimental_)?onStart$/.test(site.callback ?? ''),
     reason:
-      "A stream that ends before any output without a finish part, or with a finish that is no completion ('interrupted', 'error', 'other' with no provider reason), is a failure to the guard, not an empty answer: retried like any transient failure before output, and with no retry left (maxRetries 0) reported the SDK's way as a StreamInterruptedError (an error part, onError, onEnd and the UI error chunk; the answer fields reject), where ai passes on an empty step.",
+      "A stream that ends before any output without a finish part, or with a finish that is no completion ('interrupted', 'error', 'other' with no provider reason), is a failure to the guard, not an empty answer: retried like any transient failure before output, and with no retry left (maxRetries 0) reported the SDK's way as a StreamInterruptedError (an error part, onError, onEnd and the UI error chunk; the answer fields reject), where ai passes on an empty step. An empty answer ('content-filter', or 'other' with the provider's reason) is retried once and then reported the same way as an EmptyAnswerError, streamed or not.",
   },
   {
     id: 'rejects-after-unrecovered-failure',

@@ -795,6 +795,39 @@ for (const maxRetries of [undefined, 0] as const) {
     },
   );
 }
+// An answer with no content that ends with 'content-filter' (or 'other' with the provider's reason): the SDK passes
+// it on as '', the guard retries it once, then fails the call with an EmptyAnswerError.
+for (const maxRetries of [undefined, 0] as const) {
+  beforeOutputScenarios.push({
+    id: `before-output/empty-content-filter/maxRetries-${maxRetries ?? 'default'}`,
+    apis: both,
+    tags: maxRetries === 0 ? ['unrecovered-failure', 'interrupted-before-output'] : ['guard-recovers'],
+    recoveredText: maxRetries === 0 ? undefined : 'Back again.',
+    script: { replies: [answer([], { finish: 'content-filter', rawFinish: 'SAFETY' }), say('Back again.')] },
+    options: () => (maxRetries === undefined ? {} : { maxRetries }),
+    graceful: instantGuard,
+  });
+}
+// A history whose last turn ended between a tool call and its result: ai refuses it before sending
+// (MissingToolResultsError); the drop-ins send it repaired and answer.
+beforeOutputScenarios.push({
+  id: 'before-output/dangling-tool-call-in-history',
+  apis: both,
+  tags: ['guard-recovers'],
+  recoveredText: 'Where were we?',
+  script: { replies: [say('Where were we?')] },
+  options: () => ({
+    prompt: undefined,
+    messages: [
+      { role: 'user', content: 'Weather in Oslo?' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: {} }],
+      },
+      { role: 'user', content: 'Hello?' },
+    ],
+  }),
+});
 beforeOutputScenarios.push({
   id: 'before-output/stream-throws-first/http-400',
   apis: streamOnly,

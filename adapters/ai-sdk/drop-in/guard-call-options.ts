@@ -123,7 +123,8 @@ function checkSdkTimeout(timeout: SdkCallOptions['timeout'], name: string): void
  * Rewrites a drop-in's options so the guard is the single retry authority: the model wrapped with
  * {@link streamGuard} (also a model `prepareStep` returns), SDK `maxRetries: 0`, `streamRetries` off, and the
  * SDK's chunk timeout handed to the guard as its stall timeout (the SDK's own would abort the whole call). Guarded
- * or not, every step's prompt is cleared of what a reset discarded ({@link withCleanPrompt}).
+ * or not, every step's prompt is cleared of what a reset discarded and its tool history repaired
+ * ({@link withCleanPrompt}); the guard records a repair.
  */
 export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>(
   options: O,
@@ -211,6 +212,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
           const result = await prepareStep(own);
           return result?.model === undefined ? result : { ...result, model: guard(result.model) };
         }),
+      true,
     ),
   };
   return { options: guarded as unknown as O, turn, failure: failed };

@@ -9,6 +9,7 @@ import { SessionCore, type TurnAttempt } from '../../../src/session/session-core
 import type { SessionSettings, SessionSettingsInput } from '../../../src/session/settings.js';
 import type { SessionStore } from '../../../src/session/store.js';
 import { isResetPart } from '../../../src/stream/reset-part.js';
+import { repairToolHistory } from '../../../src/stream/tool-history-repair.js';
 import type { Clock, Sleep } from '../../../src/util/time.js';
 import { checkFunction, checkOptionsObject } from '../../../src/util/validate.js';
 import { checkCallOptions } from '../drop-in/guard-call-options.js';
@@ -270,6 +271,9 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
     const fail = (error: unknown) => {
       failure ??= { error };
     };
+    // The drop-in sends every request repaired; the history keeps what happened, and listeners learn of it.
+    const { repair } = repairToolHistory(context.messages);
+    if (repair) context.emit('tool_history_repaired', repair);
     const result = streamText<TOOLS>({
       ...callOptions,
       ...this.#coordinationOptions(),

@@ -14,11 +14,13 @@ import type {
 } from '@ai-sdk/provider';
 import type { Classification } from '../../../src/classify/types.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
+import { EmptyAnswerError } from '../../../src/errors/empty-answer-error.js';
 import { decideRetry, type RetryDecision } from '../../../src/policy/retry-decision.js';
 import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../../src/stream/attempt-record.js';
-import { withoutDiscardedMessages } from '../../../src/stream/reset-part.js';
 import { SingleUseRequest } from '../../../src/stream/single-use-request.js';
+import type { ToolHistoryRepair } from '../../../src/stream/tool-history-repair.js';
 import { type AttemptPhase, classifyAttemptFailure } from './attempt/attempt-failure.js';
+import { EmptyAnswers, emptyResult } from './attempt/empty-answer.js';
 import {
   endWithErrorPart,
   erroredStream,
@@ -31,8 +33,8 @@ import { StreamAttempt } from './attempt/stream-attempt.js';
 import { type Admission, ModelChain } from './models/model-chain.js';
 import { modelRef } from './models/model-key.js';
 import { GUARD_METADATA_KEY, type Resolved, type StreamGuardEventMap } from './options.js';
+import { sentParams } from './prompt-repair.js';
 import { EmittedContent } from './recovery/emitted-content.js';
-import { withRecoveredMetadata } from './recovery/recovered-metadata.js';
 import { type RecoveredCall, recover, type Sink } from './recovery/recovery.js';
 
 /** State of one model call through the guard. Fresh per call; each attempt gets a fresh recorder. */
@@ -49,18 +51,19 @@ export class GuardedCall {
   readonly #chain: ModelChain;
   /** The caller's signal. */
   readonly #signal: AbortSignal | undefined;
+  readonly #emptyAnswers = new EmptyAnswers();
+  /** How the call's history was repaired before it was sent (see `prompt-repair.ts`), if it was. */
+  readonly #repair: ToolHistoryRepair | undefined;
 
   constructor(
     model: LanguageModelV4,
-    params: LanguageModelV4CallOptions,
+    given: LanguageModelV4CallOptions,
     private readonly options: Resolved,
   ) {
-    const prompt = withRecoveredMetadata(withoutDiscardedMessages(params.prompt));
-    this.#chain = new ModelChain(
-      model,
-      prompt === params.prompt ? params : { ...params, prompt },
-      options.failover,
-    );
+    const { params, repair } = sentParams(given);
+    this.#repair = repair;
+    if (repair) this.#emit('tool_history_repaired', { repair });
+    this.#chain = new ModelChain(model, params, options.failover);
     this.#signal = params.abortSignal;
   }
 
@@ -74,6 +77,8 @@ export class GuardedCall {
         admission = await this.#chain.admit();
         const { model, params } = this.#chain;
         const result = await new SingleUseRequest(recorder.request, () => model.doGenerate(params)).stream();
+        const empty = emptyResult(result);
+        if (empty) throw empty;
         this.#attempts.push(recorder.finish());
         await admission.settle('success');
         return { ...result, providerMetadata: this.#metadata(result.providerMetadata) };
@@ -183,6 +188,8 @@ export class GuardedCall {
   #asTheSdkWould(error: unknown, exhausted: boolean): unknown {
     const single =
       this.options.reportFailure === undefined ||
+      // The SDK would have passed an empty answer on: no `RetryError` to keep, the error says what happened.
+      EmptyAnswerError.isInstance(error) ||
       this.#signal?.aborted === true ||
       this.options.retry.maxRetries === 0 ||
       this.#earlyErrors.length === 1;
@@ -365,16 +372,19 @@ export class GuardedCall {
   }
 
   #classify(error: unknown, phase: AttemptPhase): Classification {
-    return classifyAttemptFailure(error, phase, this.options, this.#signal);
+    return classifyAttemptFailure(error, phase, this.options, this.#signal, this.#emptyAnswers);
   }
 
   #recorder(n: number, mode: AttemptMode): AttemptRecorder {
-    return new AttemptRecorder(n, mode, modelRef(this.#chain.model), this.options.clock);
+    const recorder = new AttemptRecorder(n, mode, modelRef(this.#chain.model), this.options.clock);
+    recorder.toolHistoryRepair = this.#repair;
+    return recorder;
   }
 
   #metadata(metadata: SharedV4ProviderMetadata | undefined): SharedV4ProviderMetadata | undefined {
-    // A clean first attempt is what the SDK alone would have returned: nothing to add.
-    if (this.#attempts.length === 1 && this.#attempts[0]?.error === undefined) return metadata;
+    // A clean first attempt on the history as given is what the SDK alone would have returned: nothing to add.
+    const clean = this.#attempts.length === 1 && this.#attempts[0]?.error === undefined;
+    if (clean && this.#repair === undefined) return metadata;
     const attempts = this.#attempts.map((a) => ({ ...a })) as unknown as JSONObject[];
     return { ...metadata, [GUARD_METADATA_KEY]: { ...metadata?.[GUARD_METADATA_KEY], attempts } };
   }

@@ -18,6 +18,7 @@ import {
 } from '../../../src/policy/retry-config.js';
 import { abortableSleep } from '../../../src/policy/sleep.js';
 import type { AttemptRecord } from '../../../src/stream/attempt-record.js';
+import type { ToolHistoryRepair } from '../../../src/stream/tool-history-repair.js';
 import { type Clock, type Random, type Sleep, systemClock, systemRandom } from '../../../src/util/time.js';
 import {
   checkBoolean,
@@ -34,7 +35,8 @@ import { type ContinuationOption, continuationOptions } from './recovery/continu
 import type { RecoveryMode } from './recovery/recovery.js';
 
 /**
- * Events of the stream guard. Each carries the record of the attempt it is about. A type alias, not an interface:
+ * Events of the stream guard. Each carries the record of the attempt it is about (but `tool_history_repaired`, which
+ * is about the call's prompt). A type alias, not an interface:
  * it satisfies `EventMap` without an index signature, so a misspelled event name does not compile.
  */
 export type StreamGuardEventMap = {
@@ -54,6 +56,11 @@ export type StreamGuardEventMap = {
   stream_failover: { attempt: AttemptRecord; from: ModelRef; to: ModelRef };
   /** A model's breaker changed state (`modelBreaker`): `open` — calls skip it; `half_open` — one trial; `closed`. */
   model_breaker: { model: ModelRef; from: CircuitState; to: CircuitState };
+  /**
+   * The call's history was repaired before its first attempt (tool calls without a result answered, results without
+   * a call dropped); every attempt record of the call carries the same `toolHistoryRepair`.
+   */
+  tool_history_repaired: { repair: ToolHistoryRepair };
 };
 
 /** One stream guard event as an `onEvent` listener receives it: the payload with its `type`. */
@@ -134,7 +141,10 @@ export interface StreamGuardOptions extends RetryConfig {
    * given, off otherwise; `false` turns it off, an object turns it on with those thresholds.
    */
   modelBreaker?: Omit<CircuitBreakerOptions, 'store' | 'clock'> | false;
-  /** Receives `stream_retry`, `stream_degraded`, `stream_failed`, `stream_failover` and `model_breaker`; a throwing listener is logged and ignored. */
+  /**
+   * Receives `stream_retry`, `stream_degraded`, `stream_failed`, `stream_failover`, `model_breaker` and
+   * `tool_history_repaired`; a throwing listener is logged and ignored.
+   */
   onEvent?: (event: StreamGuardEvent) => void;
   /** Injected for tests (default: the system clock). */
   clock?: Clock;

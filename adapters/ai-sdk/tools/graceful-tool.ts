@@ -12,8 +12,10 @@ import type { RedactOption } from '../../../src/redact/redact.js';
 import { safeJson } from '../../../src/util/guarded.js';
 import { isAsyncIterable, isThenable } from '../../../src/util/shape.js';
 import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../../src/util/validate.js';
+import { checkMaxIdenticalCalls, defaultMaxIdenticalCalls, repeatedCall } from './identical-calls.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
 import { defaultModelOutput, failLoudly, isLoudToolFailure } from './loud-failure.js';
+import { withMcpFailuresThrown } from './mcp-result.js';
 import { boundExecute, copyWith, type LooseExecute } from './tool-copy.js';
 import { failuresInARow, judgeToolFailure, PolicyFailure } from './tool-failure.js';
 import {
@@ -58,6 +60,15 @@ export interface GracefulToolOptions extends ToolResilienceOptions {
    */
   idempotent?: boolean;
   /**
+   * How many answered calls of this tool with the same input (equal JSON) one run may make: the next one is not run,
+   * and the model reads a `RepeatedToolCallError` with what the last of them returned. It counts against `retries`,
+   * so a model that keeps repeating itself fails the run with `UnexpectedModelBehavior`. Failed calls are left to
+   * `retries`. An integer ≥ 1, or `false` for no limit (a tool polled for a status on purpose). Counted from the
+   * run's messages: calls within one step are not.
+   * @default 3
+   */
+  maxIdenticalCalls?: number | false;
+  /**
    * Upper bound of the model-visible error text in characters (an integer ≥ 64).
    * @default 2000
    */
@@ -83,6 +94,11 @@ export interface RetryInfo {
   toolName: string | undefined;
 }
 
+/** One call of the original tool: what the resilience layers pass on, and the tool's name for MCP errors. */
+interface ToolInvocation extends ResilientInvocation {
+  toolName: string | undefined;
+}
+
 /** The fields of a tool the wrapper touches; everything else is copied as is. */
 interface LooseTool {
   execute?: LooseExecute;
@@ -105,6 +121,7 @@ function validateToolOptions(options: GracefulToolOptions): void {
   checkBoolean('graceful', options.graceful);
   checkBoolean('idempotent', options.idempotent);
   checkSize('maxErrorChars', options.maxErrorChars, 64);
+  checkMaxIdenticalCalls(options.maxIdenticalCalls);
   if (options.name !== undefined && typeof options.name !== 'string') {
     throw new TypeError(`graceful-ai: option 'name' must be a string; got ${typeof options.name}.`);
   }
@@ -134,10 +151,11 @@ export function getRetryInfo(options: ToolExecutionOptions<unknown> | object): R
 
 /**
  * Calls the original `execute` once and returns what it returns (a value, a promise or an async iterable),
- * synchronously. The single place that runs the tool: resilience layers wrap this function.
+ * synchronously. The single place that runs the tool: resilience layers wrap this function. An MCP result that
+ * reports a failure (`isError: true`) is thrown as `McpToolError` here, so every layer above sees the failure.
  */
-function invokeTool(call: ResilientInvocation): unknown {
-  return call.execute(call.input, call.options);
+function invokeTool(call: ToolInvocation): unknown {
+  return withMcpFailuresThrown(call.execute(call.input, call.options), call.toolName);
 }
 
 /** Which name this wrapper has in the current run: its option, else the name on its own earlier results. */
@@ -187,6 +205,7 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
   const settings: Readonly<GracefulToolOptions> = { ...options };
   const retries = settings.retries ?? defaultToolRetries;
   const graceful = settings.graceful ?? true;
+  const maxIdenticalCalls = settings.maxIdenticalCalls ?? defaultMaxIdenticalCalls;
   const logger = settings.logger ?? defaultLogger;
   const ids = new Set<string>();
   // Automatic retry, breaker, timeout and fallback around the one call of the original (validated here).
@@ -260,7 +279,7 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     const retry = toolName === undefined ? 0 : failuresInARow(messages, toolName);
     const info: RetryInfo = { retry, retries, toolName };
     if (execOptions !== null && typeof execOptions === 'object') retryInfos.set(execOptions, info);
-    const call: ResilientInvocation = { execute: originalExecute, input, options: execOptions };
+    const call: ToolInvocation = { execute: originalExecute, input, options: execOptions, toolName };
 
     const invalid = invalidInputOf(input);
     if (invalid !== undefined) {
@@ -274,6 +293,12 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
       });
       return Promise.resolve().then(() => onFailure(error, call, info));
     }
+    // The same call again after `maxIdenticalCalls` identical ones is not run: the model reads the earlier result.
+    const repeated =
+      maxIdenticalCalls === false || toolName === undefined
+        ? undefined
+        : repeatedCall(messages, toolName, input, maxIdenticalCalls);
+    if (repeated) return Promise.resolve().then(() => onFailure(repeated, call, info));
 
     let result: unknown;
     try {

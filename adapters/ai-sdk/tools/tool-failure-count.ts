@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { isInterruptedResult } from '../../../src/stream/tool-history-repair.js';
 
 /** Which tool-result parts belong to the tool being counted. */
 export type ToolPartMatcher = (part: { toolName: string; toolCallId: string }) => boolean;
@@ -26,7 +27,8 @@ export function countConsecutiveFailures(
     if (message.role !== 'tool') continue;
     let failed = false;
     for (const part of message.content) {
-      if (part.type !== 'tool-result' || !matches(part)) continue;
+      // A repair's synthetic result (a call the history left unanswered) is no failure of the tool's.
+      if (part.type !== 'tool-result' || !matches(part) || isInterruptedResult(part)) continue;
       if (!ERROR_OUTPUTS.has(part.output.type)) return failures;
       failed = true;
     }

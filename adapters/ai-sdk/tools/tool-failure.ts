@@ -4,6 +4,7 @@ import type { Classification } from '../../../src/classify/types.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { errorMarker, hasMarker } from '../../../src/errors/graceful-error.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
+import { RepeatedToolCallError } from '../../../src/errors/repeated-tool-call-error.js';
 import { TurnDeadlineError } from '../../../src/errors/turn-deadline-error.js';
 import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
 import { formatToolError, type ToolErrorGuidance } from '../../../src/model-text/format-for-model.js';
@@ -67,7 +68,8 @@ const REMEMBERED_CALL_IDS = 4096;
  * - otherwise the model reads `formatToolError` text whose guidance fits the cause: an outage (open circuit, a
  *   recognised transient error left after automatic retries) says to continue without the tool or call it later
  *   (after a line saying the call may have taken effect, when it was not retried because the tool is not
- *   idempotent), a deadline says to answer now, and only the tool's own errors ask to fix the call.
+ *   idempotent), a deadline says to answer now, a repeated call to use the result it has, and only the tool's own
+ *   errors ask to fix the call.
  */
 export function judgeToolFailure(input: ToolFailureInput): ToolFailureVerdict {
   const { failure } = input;
@@ -105,6 +107,7 @@ function explain(
   if (ModelRetry.isInstance(error)) return { guidance: 'retry' };
   if (CircuitOpenError.isInstance(error)) return { guidance: 'unavailable' };
   if (TurnDeadlineError.isInstance(error)) return { guidance: 'deadline' };
+  if (RepeatedToolCallError.isInstance(error)) return { guidance: 'repeated' };
   const classification = verdict?.classification ?? classifyError(error);
   // An unrecognised error is transient only by default: it may well be the model's mistake.
   const outage = classification.kind === 'transient' && classification.reason !== 'unknown';

@@ -43,6 +43,11 @@ describe('the demo on each provider', () => {
       expect(scene).toContain(`result.text rejects: StreamFailedError: The model stream failed: ${revoked}`);
       expect(stdout).not.toContain('section crashed');
       expectFailover(stdout.slice(stdout.indexOf('━━ Failover'), stdout.indexOf('━━ gracefulTool')));
+      // The MCP scene: the plain SDK hands the model the isError result; the drop-in retries the read-only tool.
+      expect(stdout).toContain(
+        'check_stock: {"content":[{"type":"text","text":"inventory database connection lost"}],"isError":true}',
+      );
+      expect(stdout).toContain('the read-only MCP tool was retried once; the model got the stock level.');
       // The session scene: the provider's 429 retried after 2 s, its overflow compacted.
       expect(stdout).toContain('Retrying (1/3) in 2s…');
       expect(stdout).toContain('retry 1 succeeded');

@@ -9,10 +9,13 @@ import * as rpc from '../../../adapters/rpc/index.js';
 import { AggregateToolError } from '../../../src/errors/aggregate-tool-error.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
 import { ContextOverflowError } from '../../../src/errors/context-overflow-error.js';
+import { EmptyAnswerError } from '../../../src/errors/empty-answer-error.js';
 import { FailoverError } from '../../../src/errors/failover-error.js';
 import { GracefulError } from '../../../src/errors/graceful-error.js';
 import { InvalidToolPlanError } from '../../../src/errors/invalid-tool-plan-error.js';
+import { McpToolError } from '../../../src/errors/mcp-tool-error.js';
 import { ModelRetry } from '../../../src/errors/model-retry.js';
+import { RepeatedToolCallError } from '../../../src/errors/repeated-tool-call-error.js';
 import { RpcError } from '../../../src/errors/rpc-error.js';
 import {
   RetryCancelledError,
@@ -90,14 +93,35 @@ const rows: Row[] = [
     make: () => new ContextOverflowError({ cause }),
   },
   {
+    name: 'EmptyAnswerError',
+    Class: EmptyAnswerError,
+    make: () => new EmptyAnswerError({ finishReason: 'content-filter', rawFinishReason: 'SAFETY' }),
+  },
+  {
     name: 'InvalidToolPlanError',
     Class: InvalidToolPlanError,
     make: () => new InvalidToolPlanError({ problem: 'dependency cycle a → b → a', steps: ['a', 'b', 'a'] }),
   },
   {
+    name: 'McpToolError',
+    Class: McpToolError,
+    make: () =>
+      new McpToolError({
+        message: 'inventory database unavailable',
+        toolName: 'lookup',
+        result: { content: [{ type: 'text', text: 'inventory database unavailable' }], isError: true },
+      }),
+  },
+  {
     name: 'ModelRetry',
     Class: ModelRetry,
     make: () => new ModelRetry({ message: 'No city "Pariss". Did you mean "Paris"?', cause }),
+  },
+  {
+    name: 'RepeatedToolCallError',
+    Class: RepeatedToolCallError,
+    make: () =>
+      new RepeatedToolCallError({ toolName: 'search', calls: 3, lastResult: 'results for weather' }),
   },
   { name: 'RetryCancelledError', Class: RetryCancelledError, make: () => new RetryCancelledError({ cause }) },
   {
@@ -283,6 +307,34 @@ describe('StreamInterruptedError', () => {
     );
     expect(new StreamInterruptedError({ ending: 'interrupted', charsEmitted: 12 }).message).toMatch(
       /^The model stream ended after 12 characters, with finish reason 'interrupted': /,
+    );
+  });
+});
+
+describe('the errors of issue 24 say what happened and what to do', () => {
+  it('EmptyAnswerError: the finish reason, what the provider said, and advice per reason', () => {
+    expect(new EmptyAnswerError({ finishReason: 'content-filter', rawFinishReason: 'SAFETY' }).message).toBe(
+      "The model answered with no content, finish reason 'content-filter' (the provider said 'SAFETY'): the " +
+        "provider's content filter withheld the answer: rephrase the request, or check the provider's moderation " +
+        'settings.',
+    );
+    expect(new EmptyAnswerError({ finishReason: 'other' }).message).toBe(
+      "The model answered with no content, finish reason 'other': the provider did not say why: try again later, " +
+        "and check the provider's status if it repeats.",
+    );
+  });
+
+  it('McpToolError: the server text, or a sentence when it sent none; the result is kept', () => {
+    const result = { content: [], isError: true };
+    expect(new McpToolError({ message: ' ', result }).message).toBe(
+      'The MCP tool reported an error without a message.',
+    );
+    expect(new McpToolError({ message: 'x', result }).result).toBe(result);
+  });
+
+  it('RepeatedToolCallError: how often, and the last result', () => {
+    expect(new RepeatedToolCallError({ toolName: 'search', calls: 1 }).message).toBe(
+      "You already called 'search' once with this same input in this task, so this call was not run again.",
     );
   });
 });

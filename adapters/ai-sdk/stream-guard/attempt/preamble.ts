@@ -7,6 +7,7 @@
  */
 import type { LanguageModelV4StreamPart as Part } from '@ai-sdk/provider';
 import { StreamInterruptedError } from '../../../../src/errors/stream-interrupted-error.js';
+import { emptyAnswer } from './empty-answer.js';
 import type { StreamAttempt } from './stream-attempt.js';
 
 /**
@@ -73,9 +74,10 @@ export class InBandError {
 
 /**
  * Reads `attempt` up to its commit point, appending each part read to `held`: the preamble, then the part the
- * attempt commits on — its first content part, or a finish that reports a complete (possibly empty) answer.
- * Throws {@link InBandError} for an error part, and {@link StreamInterruptedError} when the stream ends without a
- * finish or with one that is no completion ({@link incompleteFinish}): both are failures before content.
+ * attempt commits on — its first content part, or a finish that reports a complete, deliberately empty answer
+ * (`'stop'`, `'length'`, `'tool-calls'`). Throws {@link InBandError} for an error part, {@link StreamInterruptedError}
+ * when the stream ends without a finish or with one that is no completion ({@link incompleteFinish}), and an
+ * `EmptyAnswerError` for any other empty answer (`emptyAnswer`): all are failures before content.
  */
 export async function readPreamble(attempt: StreamAttempt, held: Part[]): Promise<void> {
   for (;;) {
@@ -84,8 +86,9 @@ export async function readPreamble(attempt: StreamAttempt, held: Part[]): Promis
     const part = next.value;
     if (part.type === 'error') throw new InBandError(part);
     if (part.type === 'finish') {
-      const incomplete = incompleteFinish(part, 0);
-      if (incomplete) throw incomplete;
+      // Nothing came before it: an ending that is no completion, or an empty answer, is a failure before content.
+      const failure = incompleteFinish(part, 0) ?? emptyAnswer(part.finishReason);
+      if (failure) throw failure;
     }
     held.push(part);
     if (part.type === 'finish' || isContent(part)) return;

@@ -86,14 +86,14 @@ describe('withCleanPrompt', () => {
   it('without a reset the caller gets the SDK’s own argument and its result is returned as it is', async () => {
     const own = { toolChoice: 'auto' as const };
     const caller = vi.fn(() => own);
-    const args = stepArgs([user, clean]);
+    const args = stepArgs([user, clean, toolMessage]);
     expect(await withCleanPrompt(caller)(args)).toBe(own);
     expect(caller).toHaveBeenCalledWith(args);
   });
 
   it('messages the caller returns are cleaned too', async () => {
-    const caller = vi.fn(() => ({ messages: [user, dirty] }));
-    expect(await withCleanPrompt(caller)(stepArgs([user]))).toEqual({ messages: [user, clean] });
+    const caller = vi.fn(() => ({ messages: [user, dirty, toolMessage] }));
+    expect(await withCleanPrompt(caller)(stepArgs([user]))).toEqual({ messages: [user, clean, toolMessage] });
   });
 });
 

@@ -653,7 +653,12 @@ describe('streamGuard: stalls', () => {
 describe('streamGuard events', () => {
   it('event names are checked by the compiler: a misspelled name does not compile', () => {
     expectTypeOf<keyof StreamGuardEventMap>().toEqualTypeOf<
-      'stream_retry' | 'stream_degraded' | 'stream_failed' | 'stream_failover' | 'model_breaker'
+      | 'stream_retry'
+      | 'stream_degraded'
+      | 'stream_failed'
+      | 'stream_failover'
+      | 'model_breaker'
+      | 'tool_history_repaired'
     >();
     // Compile-time proofs (checked by `tsc`); never called.
     const misspelled = () =>
