@@ -27,9 +27,10 @@ describe('public surface', () => {
     expect(Object.keys(module).sort()).toMatchSnapshot();
   });
 
-  // 45 after the 0.2 trim; 46 with StreamInterruptedError (a stream that ends incomplete without a provider error).
-  it('the main entry stays small: at most 46 runtime names', () => {
-    expect(Object.keys(core).length).toBeLessThanOrEqual(46);
+  // 45 after the 0.2 trim; 46 with StreamInterruptedError (a stream that ends incomplete without a provider error);
+  // 52 with the agent (ToolLoopAgent and the four UI helpers, drop-ins of ai's) and UnfinishedToolCallError.
+  it('the main entry stays small: at most 52 runtime names', () => {
+    expect(Object.keys(core).length).toBeLessThanOrEqual(52);
   });
 
   it('every exported error class has a stable name and a marker-based isInstance', () => {

@@ -1,10 +1,21 @@
 import type { Context } from '@ai-sdk/provider-utils';
-import { type OutputInterface, type StreamTextResult, streamText as sdkStreamText, type ToolSet } from 'ai';
+import {
+  type OutputInterface,
+  type StreamTextResult,
+  streamText as sdkStreamText,
+  type TextStreamPart,
+  type ToolSet,
+  toTextStream,
+} from 'ai';
 import { removeDiscarded } from '../../../src/stream/reset-part.js';
 import { singleUseIterable } from '../../../src/stream/single-use-request.js';
+import { iterableStream } from '../../../src/util/iterable-stream.js';
 import { applyRecoveredPartMetadata } from '../stream-guard/recovery/recovered-metadata.js';
+import { endFailedRunCleanly } from '../ui-stream/failed-run-ending.js';
+import { resetsAsResetStep } from '../ui-stream/reset-step.js';
+import { type OnRunError, RunErrorReport } from '../ui-stream/run-error-report.js';
+import { withCleanUIMessages } from '../ui-stream/ui-message-callbacks.js';
 import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
-import { withCleanUIMessages } from './ui-message-callbacks.js';
 
 /** The drop-in `streamText`'s options: the AI SDK's own, plus {@link GracefulCallOptions}. */
 export type GracefulStreamTextOptions<
@@ -13,13 +24,13 @@ export type GracefulStreamTextOptions<
   OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
 > = Parameters<typeof sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & GracefulCallOptions;
 
-const singleUseStreams = new Set<PropertyKey>(['textStream', 'fullStream', 'stream']);
+/** The result's streams of parts: each read gives a fresh view of the run, ended cleanly if the run failed. */
+const partStreams = new Set<PropertyKey>(['fullStream', 'stream']);
 
-/** The UI stream methods, with the position of their options argument (whose callbacks get clean messages). */
-const uiStreamOptionsAt = new Map<PropertyKey, number>([
-  ['toUIMessageStream', 0],
-  ['toUIMessageStreamResponse', 0],
-  ['pipeUIMessageStreamToResponse', 1],
+/** The result's UI stream methods that build on `toUIMessageStream` (the SDK's own, called on the drop-in's result). */
+const uiResponseMethods = new Set<PropertyKey>([
+  'toUIMessageStreamResponse',
+  'pipeUIMessageStreamToResponse',
 ]);
 
 /**
@@ -118,21 +129,33 @@ export function streamText<
     turn?.close();
     throw error;
   }
+  const report = new RunErrorReport(options.onError as OnRunError | undefined);
+  // One clean copy of the run's parts, teed for each reader as the SDK tees its own: a stream that broke reaches
+  // every later reader too, ended cleanly.
+  let clean: ReadableStream<TextStreamPart<ToolSet>> | undefined;
+  const parts = () => {
+    clean ??= endFailedRunCleanly(Reflect.get(result, 'stream', result), report);
+    const [view, rest] = clean.tee();
+    clean = rest;
+    return view;
+  };
   return new Proxy(result, {
-    get(target, property) {
+    get(target, property, receiver) {
+      if (partStreams.has(property))
+        return singleUseIterable(iterableStream(parts()), `result.${String(property)}`);
+      if (property === 'textStream') {
+        return singleUseIterable(iterableStream(toTextStream({ stream: parts() })), 'result.textStream');
+      }
       const value: unknown = Reflect.get(target, property, target);
-      if (singleUseStreams.has(property)) {
-        return singleUseIterable(value as AsyncIterable<unknown>, `result.${String(property)}`);
-      }
       if (answerFields.has(property)) return rejectAfterFailure(value as PromiseLike<unknown>, failure);
-      const optionsAt = uiStreamOptionsAt.get(property);
-      if (optionsAt !== undefined && typeof value === 'function') {
-        return (...args: unknown[]) => {
-          args[optionsAt] = withCleanUIMessages(args[optionsAt]);
-          return value.apply(target, args);
-        };
+      if (typeof value !== 'function') return value;
+      // The SDK's UI methods, called on this result: they read its clean `stream`, and the response methods its
+      // `toUIMessageStream`, which renders resets as `reset-step` and hands the callbacks clean messages.
+      if (property === 'toUIMessageStream') {
+        return (options?: object) =>
+          iterableStream(value.call(receiver, withCleanUIMessages(options)).pipeThrough(resetsAsResetStep()));
       }
-      return typeof value === 'function' ? value.bind(target) : value;
+      return value.bind(uiResponseMethods.has(property) ? receiver : target);
     },
   });
 }
