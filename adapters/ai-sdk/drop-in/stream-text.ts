@@ -3,6 +3,7 @@ import {
   type OutputInterface,
   type StreamTextResult,
   streamText as sdkStreamText,
+  toUIMessageStream as sdkToUIMessageStream,
   type TextStreamPart,
   type ToolSet,
   toTextStream,
@@ -12,7 +13,7 @@ import { singleUseIterable } from '../../../src/stream/single-use-request.js';
 import { iterableStream } from '../../../src/util/iterable-stream.js';
 import { applyRecoveredPartMetadata } from '../stream-guard/recovery/recovered-metadata.js';
 import { endFailedRunCleanly } from '../ui-stream/failed-run-ending.js';
-import { resetsAsResetStep } from '../ui-stream/reset-step.js';
+import { withResetSteps } from '../ui-stream/reset-step.js';
 import { type OnRunError, RunErrorReport } from '../ui-stream/run-error-report.js';
 import { withCleanUIMessages } from '../ui-stream/ui-message-callbacks.js';
 import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
@@ -27,7 +28,7 @@ export type GracefulStreamTextOptions<
 /** The result's streams of parts: each read gives a fresh view of the run, ended cleanly if the run failed. */
 const partStreams = new Set<PropertyKey>(['fullStream', 'stream']);
 
-/** The result's UI stream methods that build on `toUIMessageStream` (the SDK's own, called on the drop-in's result). */
+/** The result's UI stream methods that build on its `toUIMessageStream` (the SDK's own, called on the drop-in's result). */
 const uiResponseMethods = new Set<PropertyKey>([
   'toUIMessageStreamResponse',
   'pipeUIMessageStreamToResponse',
@@ -107,6 +108,22 @@ export function streamText<
 >(
   options: GracefulStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT>,
 ): StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> {
+  return runStreamText(options, false);
+}
+
+/**
+ * {@link streamText}; `partsForUI`: `stream` and `fullStream` end with `finish` also after a failure before the
+ * first step, as the agent's must (`ai`'s agent UI helpers build a UI stream from them). The result's own UI
+ * streams always do.
+ */
+export function runStreamText<
+  TOOLS extends ToolSet,
+  RUNTIME_CONTEXT extends Context = Context,
+  OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
+>(
+  options: GracefulStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT>,
+  partsForUI: boolean,
+): StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> {
   const userOnStepEnd = options.onStepEnd ?? options.onStepFinish;
   const { options: sdkOptions, turn, failure } = guardCallOptions(options, 'streamText');
   let result: StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT>;
@@ -130,13 +147,14 @@ export function streamText<
     throw error;
   }
   const report = new RunErrorReport(options.onError as OnRunError | undefined);
-  // One clean copy of the run's parts, teed for each reader as the SDK tees its own: a stream that broke reaches
-  // every later reader too, ended cleanly.
-  let clean: ReadableStream<TextStreamPart<ToolSet>> | undefined;
-  const parts = () => {
-    clean ??= endFailedRunCleanly(Reflect.get(result, 'stream', result), report);
-    const [view, rest] = clean.tee();
-    clean = rest;
+  // One clean copy of the run's parts (for UI streams or not), teed for each reader as the SDK tees its own: a
+  // stream that broke reaches every later reader too, ended cleanly.
+  const clean = new Map<boolean, ReadableStream<TextStreamPart<ToolSet>>>();
+  const parts = (forUI = partsForUI) => {
+    const [view, rest] = (
+      clean.get(forUI) ?? endFailedRunCleanly(Reflect.get(result, 'stream', result), report, forUI)
+    ).tee();
+    clean.set(forUI, rest);
     return view;
   };
   return new Proxy(result, {
@@ -149,11 +167,19 @@ export function streamText<
       const value: unknown = Reflect.get(target, property, target);
       if (answerFields.has(property)) return rejectAfterFailure(value as PromiseLike<unknown>, failure);
       if (typeof value !== 'function') return value;
-      // The SDK's UI methods, called on this result: they read its clean `stream`, and the response methods its
-      // `toUIMessageStream`, which renders resets as `reset-step` and hands the callbacks clean messages.
+      // The SDK's conversion of the run's clean parts, with resets as `reset-step` and callbacks that get clean
+      // messages; the SDK's response methods, called on this result, build on it.
       if (property === 'toUIMessageStream') {
         return (options?: object) =>
-          iterableStream(value.call(receiver, withCleanUIMessages(options)).pipeThrough(resetsAsResetStep()));
+          iterableStream(
+            withResetSteps(
+              sdkToUIMessageStream({
+                ...withCleanUIMessages(options),
+                stream: parts(true),
+                tools: Reflect.get(target, 'tools', target),
+              }),
+            ),
+          );
       }
       return value.bind(uiResponseMethods.has(property) ? receiver : target);
     },

@@ -14,6 +14,7 @@ type ToolErrorPart = Extract<Part, { type: 'tool-error' }>;
 
 /** What is known of a tool call that has no result yet: its `tool-input-start` or `tool-call` part. */
 interface OpenCall {
+  type: string;
   toolName: string;
   input?: unknown;
   dynamic?: boolean;
@@ -26,28 +27,50 @@ interface OpenCall {
  *   budget) becomes a `tool-error` part whose error ({@link UnfinishedToolCallError}) says so in words safe for a user;
  * - a stream that throws (the SDK's stream breaks on such a failure) ends with `error` and `finish` parts instead,
  *   and `report` hands that error to the run's `onError`;
- * - an `error` part is held back until the run ends, so that it comes after every tool result and right before
- *   `finish`;
- * - after a failure, every tool call still open (input still streaming, or awaiting its result) gets a `tool-error`.
- * A run that does not fail passes unchanged: calls of tools without `execute` stay open, as in the SDK.
+ * - every tool call a failure leaves open gets a `tool-error`: before an `error` part, the calls whose input was
+ *   still streaming (no result can follow); before the run's end, any other.
+ * A run that does not fail passes unchanged (calls of tools without `execute` stay open, as in the SDK), and so do
+ * the SDK's own `error` parts, where it sends them. `forUI`: the parts feed a UI stream, which must end with
+ * `finish`, also after a failure before the first step (where the SDK's parts end with the `error`).
  */
 export function endFailedRunCleanly(
   stream: ReadableStream<Part>,
   report: RunErrorReport | undefined,
+  forUI = false,
 ): ReadableStream<Part> {
   const reader = stream.getReader();
   const open = new Map<string, OpenCall>();
-  const heldErrors: Part[] = [];
-  let usage: LanguageModelUsage | undefined;
+  let failure: { error: unknown } | undefined;
+  let finished = false;
 
+  /** `tool-error` parts for the open calls (`which`), which the failure leaves without a result. */
+  const close = (which: (call: OpenCall) => boolean): Part[] => {
+    const closings: Part[] = [];
+    for (const [toolCallId, call] of open) {
+      if (!which(call)) continue;
+      open.delete(toolCallId);
+      const cause = failure?.error;
+      closings.push(
+        toolError(
+          toolCallId,
+          call,
+          new UnfinishedToolCallError({ toolName: call.toolName, toolCallId, endedRun: false, cause }),
+        ),
+      );
+    }
+    return closings;
+  };
+  const all = () => true;
   const finish = (): Part => ({
     type: 'finish',
     finishReason: 'error',
     rawFinishReason: undefined,
-    totalUsage: usage ?? unknownUsage,
+    // The SDK has no total for a run whose stream broke either (its `totalUsage` rejects); each step's usage
+    // reached `onStepEnd`.
+    totalUsage: unknownUsage,
   });
 
-  /** What the consumer gets for `part` (nothing, while an error part is held back). */
+  /** What the consumer gets for `part`. */
   const handle = (part: Part): Part[] => {
     switch (part.type) {
       case 'tool-input-start':
@@ -78,64 +101,39 @@ export function endFailedRunCleanly(
         // Awaiting the user's answer is no failure: the call stays in the message as it is.
         open.delete(part.toolCall.toolCallId);
         break;
-      case 'finish-step':
-        usage = usage === undefined ? part.usage : add(usage, part.usage);
-        break;
       case 'error':
         report?.reportedBySdk();
-        heldErrors.push(part);
-        return [];
+        failure ??= { error: part.error };
+        return [...close((call) => call.type === 'tool-input-start'), part];
       case 'finish':
-        return [...failureParts(), part];
+        finished = true;
+        return [...(failure ? close(all) : []), part];
     }
     return [part];
-  };
-
-  /** After a failure: the tool errors of the calls still open, then the held error parts. */
-  const failureParts = (thrown?: { error: unknown }): Part[] => {
-    if (thrown) heldErrors.push({ type: 'error', error: thrown.error });
-    const first = heldErrors[0] as { error: unknown } | undefined;
-    if (first === undefined) return [];
-    const closings = [...open].map(([toolCallId, call]) =>
-      toolError(
-        toolCallId,
-        call,
-        new UnfinishedToolCallError({
-          toolName: call.toolName,
-          toolCallId,
-          endedRun: false,
-          cause: first.error,
-        }),
-      ),
-    );
-    open.clear();
-    return [...closings, ...heldErrors.splice(0)];
   };
 
   return new ReadableStream<Part>(
     {
       async pull(controller) {
-        for (;;) {
-          let next: ReadableStreamReadResult<Part>;
-          try {
-            next = await reader.read();
-          } catch (error) {
-            for (const part of [...failureParts({ error }), finish()]) controller.enqueue(part);
-            controller.close();
-            await report?.report(error);
-            return;
-          }
-          if (next.done) {
-            // An error part with no finish after it: the run still ends with one.
-            const ending = failureParts();
-            for (const part of ending.length > 0 ? [...ending, finish()] : []) controller.enqueue(part);
-            controller.close();
-            return;
-          }
-          const parts = handle(next.value);
-          for (const part of parts) controller.enqueue(part);
-          if (parts.length > 0) return;
+        let next: ReadableStreamReadResult<Part>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          failure ??= { error };
+          for (const part of [...close(all), { type: 'error', error } as const, finish()])
+            controller.enqueue(part);
+          controller.close();
+          await report?.report(error);
+          return;
         }
+        if (next.done) {
+          // A run that failed before its first step ends after the error part (the SDK's shape); a UI needs `finish`.
+          const ending = failure ? [...close(all), ...(forUI && !finished ? [finish()] : [])] : [];
+          for (const part of ending) controller.enqueue(part);
+          controller.close();
+          return;
+        }
+        for (const part of handle(next.value)) controller.enqueue(part);
       },
       cancel: (reason) => reader.cancel(reason),
     },
@@ -148,7 +146,7 @@ function toolError(toolCallId: string, call: OpenCall, error: UnfinishedToolCall
   return { type: 'tool-error', toolCallId, toolName, input, error, dynamic, title } as ToolErrorPart;
 }
 
-/** The usage of a run whose steps reported none. */
+/** The usage of a run that has no total. */
 const unknownUsage: LanguageModelUsage = {
   inputTokens: undefined,
   inputTokenDetails: { noCacheTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined },
@@ -156,19 +154,3 @@ const unknownUsage: LanguageModelUsage = {
   outputTokenDetails: { textTokens: undefined, reasoningTokens: undefined },
   totalTokens: undefined,
 };
-
-/** Two usages added as the SDK adds them: field by field, a count both lack stays unknown, `raw` is not summed. */
-function add(a: LanguageModelUsage, b: LanguageModelUsage): LanguageModelUsage {
-  return sum(a, b) as LanguageModelUsage;
-}
-
-function sum(a: unknown, b: unknown): unknown {
-  if (typeof b !== 'object' || b === null) {
-    return a === undefined && b === undefined ? undefined : ((a as number) ?? 0) + ((b as number) ?? 0);
-  }
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(b)) {
-    if (key !== 'raw') out[key] = sum((a as Record<string, unknown> | undefined)?.[key], value);
-  }
-  return out;
-}

@@ -8,28 +8,36 @@ import { isResetPart, type ResetDetails } from '../../../src/stream/reset-part.j
 type Chunk = UIMessageChunk;
 
 /**
- * A UI chunk stream in which each `graceful-ai.reset` custom chunk becomes `{ type: 'reset-step' }`, followed by
- * the chunks of the step that the reset keeps, in their order: what `withoutDiscarded` keeps of the step (tool calls
- * and their results, sources, files, data, other custom parts), without the text and reasoning shown before the
- * reset and without the tool inputs it lists as incomplete. A client then holds the step as recovered, with every
- * tool call once. Chunks that add no part (metadata, transient data, errors) are not sent again.
+ * `stream` with each `graceful-ai.reset` custom chunk as `{ type: 'reset-step' }`, followed by the chunks of the
+ * step that the reset keeps, in their order: what `withoutDiscarded` keeps of the step (tool calls and their results,
+ * sources, files, data, other custom parts), without the text and reasoning shown before the reset and without the
+ * tool inputs it lists as incomplete. A client then holds the step as recovered, with every tool call once. Chunks
+ * that add no part (metadata, transient data, errors) are not sent again. Cancelling it cancels `stream` before the
+ * cancel resolves (the SDK's UI stream calls `onEnd` there).
  */
-export function resetsAsResetStep<T extends Chunk>(): TransformStream<T, T> {
+export function withResetSteps<T extends Chunk>(stream: ReadableStream<T>): ReadableStream<T> {
+  const reader = stream.getReader();
   let step: T[] = [];
-  return new TransformStream<T, T>({
-    transform(chunk, controller) {
-      if (chunk.type === 'start-step') step = [];
-      if (!isResetPart(chunk)) {
-        step.push(chunk);
-        controller.enqueue(chunk);
-        return;
-      }
-      const incomplete = new Set(resetDetails(chunk)?.toolInputIds ?? []);
-      step = step.filter((kept) => addsKeptPart(kept, incomplete));
-      controller.enqueue({ type: 'reset-step' } as T);
-      for (const kept of step) controller.enqueue(kept);
+  return new ReadableStream<T>(
+    {
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) return controller.close();
+        const chunk = next.value;
+        if (chunk.type === 'start-step') step = [];
+        if (!isResetPart(chunk)) {
+          step.push(chunk);
+          return controller.enqueue(chunk);
+        }
+        const incomplete = new Set(resetDetails(chunk)?.toolInputIds ?? []);
+        step = step.filter((kept) => addsKeptPart(kept, incomplete));
+        controller.enqueue({ type: 'reset-step' } as T);
+        for (const kept of step) controller.enqueue(kept);
+      },
+      cancel: (reason) => reader.cancel(reason),
     },
-  });
+    { highWaterMark: 0 },
+  );
 }
 
 /** The chunks of a step that a reset does not send again: the discarded text and reasoning, and what adds no part. */

@@ -1,11 +1,11 @@
 /**
  * The drop-in of `ai`'s standalone `toUIMessageStream`: a run's parts ended cleanly when the run failed
  * ({@link endFailedRunCleanly}), converted by the AI SDK's own `toUIMessageStream`, with resets as `reset-step`
- * ({@link resetsAsResetStep}) and callbacks that receive messages as the client holds them.
+ * ({@link withResetSteps}) and callbacks that receive messages as the client holds them.
  */
 import { toUIMessageStream as sdkToUIMessageStream, type TextStreamPart, type ToolSet } from 'ai';
 import { endFailedRunCleanly } from './failed-run-ending.js';
-import { resetsAsResetStep } from './reset-step.js';
+import { withResetSteps } from './reset-step.js';
 import { withCleanUIMessages } from './ui-message-callbacks.js';
 
 /**
@@ -19,11 +19,13 @@ import { withCleanUIMessages } from './ui-message-callbacks.js';
  *   same messages.
  */
 export const toUIMessageStream: typeof sdkToUIMessageStream = (options) =>
-  sdkToUIMessageStream({
-    ...withCleanUIMessages(options),
-    // No `onError` here: graceful-ai's own runs report a broken stream in the parts they hand out.
-    stream: endFailedRunCleanly(
-      options.stream as ReadableStream<TextStreamPart<ToolSet>>,
-      undefined,
-    ) as typeof options.stream,
-  }).pipeThrough(resetsAsResetStep());
+  withResetSteps(
+    sdkToUIMessageStream({
+      ...withCleanUIMessages(options),
+      // No `onError` here: graceful-ai's own runs report a broken stream in the parts they hand out.
+      stream: endFailedRunCleanly(
+        options.stream as ReadableStream<TextStreamPart<ToolSet>>,
+        undefined,
+      ) as typeof options.stream,
+    }),
+  );

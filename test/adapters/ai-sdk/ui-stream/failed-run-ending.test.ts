@@ -4,6 +4,7 @@
  */
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import {
+  APICallError,
   isStepCount,
   readUIMessageStream,
   type TextStreamPart,
@@ -204,16 +205,47 @@ describe('a provider failure while a tool call streams its input (streamGuard: f
       onError,
     });
     const chunks = await all(result.toUIMessageStream());
-    expect(chunks.slice(-3)).toEqual([
+    expect(chunks.slice(-4)).toEqual([
       {
         type: 'tool-output-error',
         toolCallId: 'c1',
         errorText: 'The run failed before the tool call finished.',
       },
       { type: 'error', errorText: 'An error occurred.' },
+      { type: 'finish-step' },
       { type: 'finish', finishReason: 'error' },
     ]);
     // The SDK reported the error part itself: once.
+    expect(onError).toHaveBeenCalledOnce();
+  });
+});
+
+describe('a revoked key before the first step (drop-in streamText)', () => {
+  const revoked = () =>
+    new MockLanguageModelV4({
+      doStream: async () => {
+        throw new APICallError({
+          message: 'Incorrect API key provided',
+          url: 'https://api.openai.com/v1/chat/completions',
+          requestBodyValues: {},
+          statusCode: 401,
+          isRetryable: false,
+        });
+      },
+    });
+
+  it('fullStream ends with the error, as ai’s; the UI stream with the error chunk, then finish', async () => {
+    const onError = vi.fn();
+    const result = streamText({ model: revoked(), prompt: 'hi', onError });
+    expect((await all(result.fullStream as AsyncIterable<Part>)).map((p) => p.type)).toEqual([
+      'start',
+      'error',
+    ]);
+    expect(await all(result.toUIMessageStream())).toEqual([
+      { type: 'start' },
+      { type: 'error', errorText: 'An error occurred.' },
+      { type: 'finish', finishReason: 'error' },
+    ]);
     expect(onError).toHaveBeenCalledOnce();
   });
 });
@@ -269,24 +301,42 @@ describe('endFailedRunCleanly', () => {
     expect(onError).toHaveBeenCalledWith({ error: boom });
   });
 
-  it('an error part is held back until finish, after the results still coming; the SDK reported it', async () => {
+  it('an error part stays where the SDK sent it: inputs still streaming are closed before it, calls before finish', async () => {
     const onError = vi.fn();
     const report = new RunErrorReport(onError);
     const error: Part = { type: 'error', error: new Error('cut') };
+    const inputStart = { type: 'tool-input-start', id: 'c3', toolName: 'ask' } as Part;
     const result = { type: 'tool-result', toolCallId: 'c1', toolName: 'ask', input: {}, output: 1 } as Part;
     const parts = await all(
-      iterate(endFailedRunCleanly(stream([call('c1'), call('c2'), error, result, finish]), report)),
+      iterate(
+        endFailedRunCleanly(stream([call('c1'), call('c2'), inputStart, error, result, finish]), report),
+      ),
     );
-    expect(parts.map((p) => p.type)).toEqual([
-      'tool-call',
-      'tool-call',
-      'tool-result',
-      'tool-error',
-      'error',
-      'finish',
+    expect(parts.map((p) => [p.type, 'toolCallId' in p ? p.toolCallId : undefined])).toEqual([
+      ['tool-call', 'c1'],
+      ['tool-call', 'c2'],
+      ['tool-input-start', undefined],
+      ['tool-error', 'c3'],
+      ['error', undefined],
+      ['tool-result', 'c1'],
+      ['tool-error', 'c2'],
+      ['finish', undefined],
     ]);
+    // The SDK reported its error part itself.
     await report.report(new Error('no'));
     expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('a failure before the first step: the SDK’s parts end with the error; for a UI they end with finish', async () => {
+    const parts: Part[] = [{ type: 'start' }, { type: 'error', error: new Error('401') }];
+    expect((await all(iterate(endFailedRunCleanly(stream(parts), undefined)))).map((p) => p.type)).toEqual([
+      'start',
+      'error',
+    ]);
+    const forUI = await all(iterate(endFailedRunCleanly(stream(parts), undefined, true)));
+    expect(forUI.map((p) => p.type)).toEqual(['start', 'error', 'finish']);
+    const finished = await all(iterate(endFailedRunCleanly(stream([...parts, finish]), undefined, true)));
+    expect(finished.map((p) => p.type)).toEqual(['start', 'error', 'finish']);
   });
 
   it('an approval request is no failure: the call is left awaiting the user', async () => {

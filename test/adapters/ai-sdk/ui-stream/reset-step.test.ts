@@ -6,7 +6,7 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resetsAsResetStep } from '../../../../adapters/ai-sdk/ui-stream/reset-step.js';
+import { withResetSteps } from '../../../../adapters/ai-sdk/ui-stream/reset-step.js';
 import { withoutDiscarded } from '../../../../adapters/ui/index.js';
 import { resetPart } from '../../../../src/stream/reset-part.js';
 
@@ -29,7 +29,7 @@ async function finalMessage(chunks: ReadableStream<Chunk>): Promise<UIMessage> {
 
 async function rendered(chunks: Chunk[]): Promise<Chunk[]> {
   const out: Chunk[] = [];
-  const reader = stream(chunks).pipeThrough(resetsAsResetStep()).getReader();
+  const reader = withResetSteps(stream(chunks)).getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) out.push(next.value);
   return out;
 }
@@ -90,7 +90,7 @@ function step(rounds: string[][], offset: number): Chunk[] {
   return chunks;
 }
 
-describe('resetsAsResetStep', () => {
+describe('withResetSteps', () => {
   it('a client of the rendered stream holds what withoutDiscarded keeps of the original (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
