@@ -19,9 +19,10 @@ export interface UnfinishedToolCallErrorOptions {
  * the UI shows) is safe to show a user; the error the run failed with is `cause`, and reaches `onError`.
  */
 export class UnfinishedToolCallError extends GracefulError {
-  readonly toolName: string;
-  readonly toolCallId: string;
-  readonly endedRun: boolean;
+  // `declare`: assigned in the constructor, no field initialisers emitted (this class ships in every drop-in bundle).
+  declare readonly toolName: string;
+  declare readonly toolCallId: string;
+  declare readonly endedRun: boolean;
 
   constructor({ toolName, toolCallId, endedRun, cause }: UnfinishedToolCallErrorOptions) {
     super(

@@ -13,7 +13,7 @@ import { defaultTurnTimeoutMs, type TurnDeadlineReport } from '../../../src/poli
 import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../../src/util/validate.js';
 import { reportFailureKey, resolveOptions, type StreamGuardOptions } from '../stream-guard/options.js';
 import { guardMiddleware } from '../stream-guard/stream-guard.js';
-import { type GracefulRepairOptions, gracefulRepairToolCall } from '../tools/graceful-repair-tool-call.js';
+import { type GracefulRepairOptions, repairHook } from '../tools/graceful-repair-tool-call.js';
 import { type GracefulToolOptions, gracefulTools } from '../tools/graceful-tool.js';
 import { copyWith } from '../tools/tool-copy.js';
 import { type TurnDeadlineRun, withTurnDeadline } from '../tools/turn-deadline.js';
@@ -64,7 +64,10 @@ export const defaultCallOptions = { maxRetries: 2, turnTimeoutMs: defaultTurnTim
 export interface DropInCall<O> {
   options: O;
   turn: TurnDeadlineRun<O> | undefined;
-  /** The failure the guard could not recover, once it happened (`undefined` until then). */
+  /**
+   * The failure that ended the run where the SDK would not reject: one the guard could not recover, or a used-up
+   * unknown-tool budget (`undefined` until then).
+   */
   failure(): { error: unknown } | undefined;
 }
 
@@ -144,21 +147,27 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
   } = options;
   checkOwnOptions(options, '');
   let sdkOptions = rest as unknown as O;
+  let failure: { error: unknown } | undefined;
+  const failRun = (error: unknown) => {
+    failure ??= { error };
+  };
   if (toolDefaults !== false && options.tools) {
     sdkOptions = {
       ...sdkOptions,
       tools: wrappedTools(options.tools, toolDefaults, coordination),
       // Unknown tool names and unparseable arguments reach the model the same way, after the caller's own repair
       // (ai 7's `repairToolCall`, or its deprecated alias): under the name the SDK reads first, the alias cleared.
-      repairToolCall: gracefulRepairToolCall({
-        ...(typeof toolDefaults === 'object' ? pickRepairDefaults(toolDefaults) : {}),
-        repair: options.repairToolCall ?? options.experimental_repairToolCall,
-      }),
+      repairToolCall: repairHook(
+        {
+          ...(typeof toolDefaults === 'object' ? pickRepairDefaults(toolDefaults) : {}),
+          repair: options.repairToolCall ?? options.experimental_repairToolCall,
+        },
+        failRun,
+      ),
       experimental_repairToolCall: undefined,
     };
   }
   const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
-  let failure: { error: unknown } | undefined;
   const middleware =
     guardSettings === false
       ? undefined
@@ -170,9 +179,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
               stallTimeoutMs: api === 'streamText' ? chunkMs : undefined,
               coordination,
               ...guardSettings,
-              [reportFailureKey]: (error: unknown) => {
-                failure ??= { error };
-              },
+              [reportFailureKey]: failRun,
             },
             'streamGuard.',
           ),

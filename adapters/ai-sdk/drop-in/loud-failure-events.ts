@@ -7,22 +7,11 @@ import { isLoudToolFailure } from '../tools/loud-failure.js';
  */
 export function withLoudFailuresAsErrors<E>(event: E): E {
   if (typeof event !== 'object' || event === null) return event;
-  for (const key of ['toolOutput', 'chunk'] as const) {
-    const part = (event as Record<string, unknown>)[key];
-    if (!isPlaceholderResult(part)) continue;
+  for (const key of ['toolOutput', 'chunk']) {
+    const part = (event as Record<string, { type?: unknown; output?: unknown; preliminary?: boolean }>)[key];
+    if (part?.type !== 'tool-result' || !isLoudToolFailure(part.output)) continue;
     const { output, preliminary: _, ...rest } = part;
     return { ...event, [key]: { ...rest, type: 'tool-error', error: output.failure.error } };
   }
   return event;
-}
-
-function isPlaceholderResult(
-  part: unknown,
-): part is { type: 'tool-result'; output: { failure: { error: unknown } }; preliminary?: boolean } {
-  return (
-    typeof part === 'object' &&
-    part !== null &&
-    (part as { type?: unknown }).type === 'tool-result' &&
-    isLoudToolFailure((part as { output?: unknown }).output)
-  );
 }

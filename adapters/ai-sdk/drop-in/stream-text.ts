@@ -6,7 +6,6 @@ import {
   toUIMessageStream as sdkToUIMessageStream,
   type TextStreamPart,
   type ToolSet,
-  toTextStream,
 } from 'ai';
 import { removeDiscarded } from '../../../src/stream/reset-part.js';
 import { singleUseIterable } from '../../../src/stream/single-use-request.js';
@@ -14,7 +13,7 @@ import { iterableStream } from '../../../src/util/iterable-stream.js';
 import { applyRecoveredPartMetadata } from '../stream-guard/recovery/recovered-metadata.js';
 import { endFailedRunCleanly } from '../ui-stream/failed-run-ending.js';
 import { withResetSteps } from '../ui-stream/reset-step.js';
-import { type OnRunError, RunErrorReport } from '../ui-stream/run-error-report.js';
+import { type OnRunError, runErrorReport } from '../ui-stream/run-error-report.js';
 import { withCleanUIMessages } from '../ui-stream/ui-message-callbacks.js';
 import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
 
@@ -25,14 +24,8 @@ export type GracefulStreamTextOptions<
   OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
 > = Parameters<typeof sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & GracefulCallOptions;
 
-/** The result's streams of parts: each read gives a fresh view of the run, ended cleanly if the run failed. */
-const partStreams = new Set<PropertyKey>(['fullStream', 'stream']);
-
-/** The result's UI stream methods that build on its `toUIMessageStream` (the SDK's own, called on the drop-in's result). */
-const uiResponseMethods = new Set<PropertyKey>([
-  'toUIMessageStreamResponse',
-  'pipeUIMessageStreamToResponse',
-]);
+/** The result's UI stream methods that build on its `toUIMessageStream`: `toUIMessageStreamResponse`, `pipeUI…`. */
+const uiResponseMethod = /UIMessageStream/;
 
 /**
  * The result fields that would present a partial answer as the answer. After a failure the guard could not recover
@@ -146,7 +139,7 @@ export function runStreamText<
     turn?.close();
     throw error;
   }
-  const report = new RunErrorReport(options.onError as OnRunError | undefined);
+  const report = runErrorReport(options.onError as OnRunError | undefined);
   // One clean copy of the run's parts (for UI streams or not), teed for each reader as the SDK tees its own: a
   // stream that broke reaches every later reader too, ended cleanly.
   const clean = new Map<boolean, ReadableStream<TextStreamPart<ToolSet>>>();
@@ -159,12 +152,13 @@ export function runStreamText<
   };
   return new Proxy(result, {
     get(target, property, receiver) {
-      if (partStreams.has(property))
+      // The streams of parts: each read gives a fresh view of the run, ended cleanly if the run failed.
+      if (property === 'stream' || property === 'fullStream')
         return singleUseIterable(iterableStream(parts()), `result.${String(property)}`);
-      if (property === 'textStream') {
-        return singleUseIterable(iterableStream(toTextStream({ stream: parts() })), 'result.textStream');
-      }
       const value: unknown = Reflect.get(target, property, target);
+      // The SDK's own text stream: a run whose stream broke ends it with the error, as in the SDK.
+      if (property === 'textStream')
+        return singleUseIterable(value as AsyncIterable<unknown>, 'result.textStream');
       if (answerFields.has(property)) return rejectAfterFailure(value as PromiseLike<unknown>, failure);
       if (typeof value !== 'function') return value;
       // The SDK's conversion of the run's clean parts, with resets as `reset-step` and callbacks that get clean
@@ -181,7 +175,7 @@ export function runStreamText<
             ),
           );
       }
-      return value.bind(uiResponseMethods.has(property) ? receiver : target);
+      return value.bind(uiResponseMethod.test(String(property)) ? receiver : target);
     },
   });
 }

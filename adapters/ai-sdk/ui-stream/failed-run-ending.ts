@@ -18,7 +18,6 @@ interface OpenCall {
   toolName: string;
   input?: unknown;
   dynamic?: boolean;
-  title?: string;
 }
 
 /**
@@ -44,23 +43,15 @@ export function endFailedRunCleanly(
   let finished = false;
 
   /** `tool-error` parts for the open calls (`which`), which the failure leaves without a result. */
-  const close = (which: (call: OpenCall) => boolean): Part[] => {
+  const close = (which: (call: OpenCall) => boolean = () => true): Part[] => {
     const closings: Part[] = [];
     for (const [toolCallId, call] of open) {
       if (!which(call)) continue;
       open.delete(toolCallId);
-      const cause = failure?.error;
-      closings.push(
-        toolError(
-          toolCallId,
-          call,
-          new UnfinishedToolCallError({ toolName: call.toolName, toolCallId, endedRun: false, cause }),
-        ),
-      );
+      closings.push(toolError(toolCallId, call, false, failure?.error));
     }
     return closings;
   };
-  const all = () => true;
   const finish = (): Part => ({
     type: 'finish',
     finishReason: 'error',
@@ -83,15 +74,7 @@ export function endFailedRunCleanly(
         if (part.preliminary) break;
         open.delete(part.toolCallId);
         if (!isLoudToolFailure(part.output)) break;
-        const { toolCallId, toolName } = part;
-        const cause = part.output.failure.error;
-        return [
-          toolError(
-            toolCallId,
-            part,
-            new UnfinishedToolCallError({ toolName, toolCallId, endedRun: true, cause }),
-          ),
-        ];
+        return [toolError(part.toolCallId, part, true, part.output.failure.error)];
       }
       case 'tool-error':
       case 'tool-output-denied':
@@ -107,7 +90,7 @@ export function endFailedRunCleanly(
         return [...close((call) => call.type === 'tool-input-start'), part];
       case 'finish':
         finished = true;
-        return [...(failure ? close(all) : []), part];
+        return [...(failure ? close() : []), part];
     }
     return [part];
   };
@@ -120,7 +103,7 @@ export function endFailedRunCleanly(
           next = await reader.read();
         } catch (error) {
           failure ??= { error };
-          for (const part of [...close(all), { type: 'error', error } as const, finish()])
+          for (const part of [...close(), { type: 'error', error } as const, finish()])
             controller.enqueue(part);
           controller.close();
           await report?.report(error);
@@ -128,7 +111,7 @@ export function endFailedRunCleanly(
         }
         if (next.done) {
           // A run that failed before its first step ends after the error part (the SDK's shape); a UI needs `finish`.
-          const ending = failure ? [...close(all), ...(forUI && !finished ? [finish()] : [])] : [];
+          const ending = failure ? [...close(), ...(forUI && !finished ? [finish()] : [])] : [];
           for (const part of ending) controller.enqueue(part);
           controller.close();
           return;
@@ -141,9 +124,11 @@ export function endFailedRunCleanly(
   );
 }
 
-function toolError(toolCallId: string, call: OpenCall, error: UnfinishedToolCallError): ToolErrorPart {
-  const { toolName, input, dynamic, title } = call;
-  return { type: 'tool-error', toolCallId, toolName, input, error, dynamic, title } as ToolErrorPart;
+/** The `tool-error` part that closes `call`: its failure ended the run (`endedRun`), or the run failed with `cause`. */
+function toolError(toolCallId: string, call: OpenCall, endedRun: boolean, cause: unknown): ToolErrorPart {
+  const { toolName, input, dynamic } = call;
+  const error = new UnfinishedToolCallError({ toolName, toolCallId, endedRun, cause });
+  return { type: 'tool-error', toolCallId, toolName, input, error, dynamic } as ToolErrorPart;
 }
 
 /** The usage of a run that has no total. */

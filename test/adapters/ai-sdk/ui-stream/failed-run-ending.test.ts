@@ -18,7 +18,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { streamText } from '../../../../adapters/ai-sdk/drop-in/stream-text.js';
 import { endFailedRunCleanly } from '../../../../adapters/ai-sdk/ui-stream/failed-run-ending.js';
-import { RunErrorReport } from '../../../../adapters/ai-sdk/ui-stream/run-error-report.js';
+import { runErrorReport } from '../../../../adapters/ai-sdk/ui-stream/run-error-report.js';
 import { AggregateToolError } from '../../../../src/errors/aggregate-tool-error.js';
 import { UnexpectedModelBehavior } from '../../../../src/errors/unexpected-model-behavior.js';
 import { UnfinishedToolCallError } from '../../../../src/errors/unfinished-tool-call-error.js';
@@ -100,12 +100,11 @@ describe('a run that uses up a tool’s retries budget (drop-in streamText)', ()
     ]);
   });
 
-  it('stream, fullStream and textStream end without throwing; onError still once for all of them', async () => {
+  it('stream and fullStream end without throwing; onError still once for both', async () => {
     const onError = vi.fn();
     const result = run(onError);
     const parts = await all(result.stream as AsyncIterable<Part>);
     const full = await all(result.fullStream as AsyncIterable<Part>);
-    await all(result.textStream);
     for (const seen of [parts, full]) {
       expect(seen.slice(-2).map((p) => p.type)).toEqual(['error', 'finish']);
       const loud = seen.find((p) => p.type === 'tool-error' && p.toolCallId === 'call-1-0');
@@ -277,13 +276,13 @@ describe('endFailedRunCleanly', () => {
 
   it('a run that does not fail passes unchanged: a call of a tool without execute stays open', async () => {
     const parts: Part[] = [{ type: 'start' }, call('c1'), finish];
-    const report = new RunErrorReport(vi.fn());
+    const report = runErrorReport(vi.fn());
     expect(await all(iterate(endFailedRunCleanly(stream(parts), report)))).toEqual(parts);
   });
 
   it('a stream that throws ends with the open calls closed, the error, then finish; reported once', async () => {
     const onError = vi.fn();
-    const report = new RunErrorReport(onError);
+    const report = runErrorReport(onError);
     const boom = new Error('boom');
     const parts = await all(iterate(endFailedRunCleanly(stream([call('c1'), call('c2')], boom), report)));
     expect(parts.map((p) => [p.type, 'toolCallId' in p ? p.toolCallId : undefined])).toEqual([
@@ -303,7 +302,7 @@ describe('endFailedRunCleanly', () => {
 
   it('an error part stays where the SDK sent it: inputs still streaming are closed before it, calls before finish', async () => {
     const onError = vi.fn();
-    const report = new RunErrorReport(onError);
+    const report = runErrorReport(onError);
     const error: Part = { type: 'error', error: new Error('cut') };
     const inputStart = { type: 'tool-input-start', id: 'c3', toolName: 'ask' } as Part;
     const result = { type: 'tool-result', toolCallId: 'c1', toolName: 'ask', input: {}, output: 1 } as Part;
@@ -354,7 +353,7 @@ describe('endFailedRunCleanly', () => {
   it('without onError, a broken run is logged as the SDK logs errors', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const boom = new Error('boom');
-    await all(iterate(endFailedRunCleanly(stream([], boom), new RunErrorReport(undefined))));
+    await all(iterate(endFailedRunCleanly(stream([], boom), runErrorReport(undefined))));
     expect(log).toHaveBeenCalledWith(boom);
     log.mockRestore();
   });
