@@ -66,9 +66,9 @@ async function lastMessage(chunks: UIMessageChunk[]): Promise<UIMessage> {
       controller.close();
     },
   });
-  let last: UIMessage | undefined;
+  let last: UIMessage = { id: '', role: 'assistant', parts: [] };
   for await (const message of readUIMessageStream({ stream })) last = message;
-  return last!;
+  return last;
 }
 
 /** The UI chunks an SSE body carries. */
@@ -177,6 +177,77 @@ describe('createAgentUIStream, createAgentUIStreamResponse, pipeAgentUIStreamToR
       { type: 'error', errorText: 'An error occurred.' },
       { type: 'finish', finishReason: 'error' },
     ]);
+  });
+});
+
+describe('every way a run fails ends the agent’s UI stream cleanly (graceful-ai’s helper and ai’s own)', () => {
+  const failingTool = () =>
+    tool({
+      inputSchema: z.object({}),
+      execute: async (): Promise<string> => {
+        throw new Error('ENOENT /srv/app/secret.json');
+      },
+    });
+  const safeTexts = [
+    'The tool call failed and the run stopped.',
+    'The run failed before the tool call finished.',
+  ];
+  const scenarios: [string, Script, { graceful?: boolean }?][] = [
+    ['a revoked key before the answer', () => fault.unauthorized()],
+    [
+      'a revoked key after the answer started',
+      [
+        reply.text(ANSWER, {
+          fault: streamFault.error({ afterChars: 8, code: 'invalid_api_key', message: 'bad key' }),
+        }),
+      ],
+    ],
+    ['a context overflow', () => fault.contextLengthExceeded()],
+    [
+      'a cut the recovery cannot mend',
+      [reply.text(ANSWER, { fault: streamFault.cut({ afterChars: 8 }) }), fault.unauthorized()],
+    ],
+    ['a tool budget used up', () => reply.toolCall('lookup', {})],
+    ['a graceful: false tool', () => reply.toolCall('lookup', {}), { graceful: false }],
+  ];
+
+  it.each(scenarios)('%s', async (_name, script, { graceful = true } = {}) => {
+    for (const helper of ['graceful-ai', 'ai'] as const) {
+      msw.resetHandlers();
+      mock(script);
+      const onError = vi.fn();
+      const agent = new ToolLoopAgent({
+        model,
+        tools: { lookup: failingTool() },
+        gracefulTools: { graceful, autoRetry: false },
+        stopWhen: isStepCount(5),
+        onError,
+        streamGuard: noSleep,
+      });
+      const create = helper === 'ai' ? sdkCreateAgentUIStreamResponse : createAgentUIStreamResponse;
+      const body = await (await create({ agent, uiMessages: [user] })).text();
+      const chunks = sseChunks(body);
+      // The error, then finish (the failed step and a text block the provider still closed end between them, as in
+      // the SDK).
+      const closers = new Set(['finish-step', 'text-end', 'reasoning-end']);
+      expect(chunks.filter((c) => !closers.has(c.type)).slice(-2), `${helper}: ${body}`).toEqual([
+        { type: 'error', errorText: 'An error occurred.' },
+        { type: 'finish', finishReason: 'error' },
+      ]);
+      expect(onError, helper).toHaveBeenCalledOnce();
+      // Every tool call is closed; what closes a call the failure left without a result is safe to show.
+      const message = await lastMessage(chunks);
+      const calls = message.parts.filter((p) => p.type === 'tool-lookup') as {
+        state: string;
+        errorText?: string;
+      }[];
+      for (const call of calls) expect(call.state, helper).toBe('output-error');
+      if (calls.length > 0) expect(safeTexts, helper).toContain(calls.at(-1)?.errorText);
+      expect(body, helper).not.toContain('gracefulAi');
+      // A loud tool's error never reached the model, and reaches no client either. (A tool error the model read
+      // stays in the UI as the model read it, as the SDK keeps it: the UI message is the next turn's history.)
+      if (!graceful) expect(body, helper).not.toContain('/srv/app');
+    }
   });
 });
 
