@@ -5,6 +5,7 @@
  * Each section is one module; add yours to `sections`.
  */
 import { startMockServer } from '../../mocks/index.js';
+import * as agentChat from './agent-chat.js';
 import type { DemoContext, DemoSection, DemoSummary } from './context.js';
 import * as gracefulTool from './graceful-tool.js';
 import * as plainSdk from './plain-sdk.js';
@@ -15,7 +16,15 @@ import * as sharedBreaker from './shared-breaker.js';
 import * as streaming from './streaming.js';
 import { createTranscript } from './transcript.js';
 
-const sections: DemoSection[] = [plainSdk, streaming, gracefulTool, resilience, sessionDemo, sharedBreaker];
+const sections: DemoSection[] = [
+  plainSdk,
+  streaming,
+  gracefulTool,
+  agentChat,
+  resilience,
+  sessionDemo,
+  sharedBreaker,
+];
 
 async function main(): Promise<void> {
   const live = process.argv.includes('--live');
