@@ -9,7 +9,7 @@ import {
 } from 'ai';
 import { generateText } from '../drop-in/generate-text.js';
 import { checkCallOptions, type GracefulCallOptions } from '../drop-in/guard-call-options.js';
-import { runStreamText } from '../drop-in/stream-text.js';
+import { streamText } from '../drop-in/stream-text.js';
 
 /** The settings of graceful-ai's `ToolLoopAgent`: `ai`'s own, plus the drop-ins' {@link GracefulCallOptions}. */
 export type GracefulToolLoopAgentSettings<
@@ -109,17 +109,17 @@ export class ToolLoopAgent<
   ): Promise<StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT>> {
     const { experimental_transform, ...rest } = parameters as unknown as Record<string, unknown>;
     const call = await this.#prepare(rest);
-    // Its parts feed UI streams (`ai`'s agent helpers read them): they end with `finish` after any failure.
     const options = {
       ...call,
       experimental_transform,
       onError: this.#settings.onError,
       onAbort: this.#settings.onAbort,
     };
-    return runStreamText(
-      options as unknown as Parameters<typeof runStreamText>[0],
-      true,
-    ) as unknown as StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT>;
+    return streamText(options as unknown as Parameters<typeof streamText>[0]) as unknown as StreamTextResult<
+      TOOLS,
+      RUNTIME_CONTEXT,
+      OUTPUT
+    >;
   }
 
   /**

@@ -12,8 +12,8 @@ import { singleUseIterable } from '../../../src/stream/single-use-request.js';
 import { iterableStream } from '../../../src/util/iterable-stream.js';
 import { applyRecoveredPartMetadata } from '../stream-guard/recovery/recovered-metadata.js';
 import { endFailedRunCleanly } from '../ui-stream/failed-run-ending.js';
-import { withResetSteps } from '../ui-stream/reset-step.js';
 import { type OnRunError, runErrorReport } from '../ui-stream/run-error-report.js';
+import { gracefulUIChunks } from '../ui-stream/ui-chunks.js';
 import { withCleanUIMessages } from '../ui-stream/ui-message-callbacks.js';
 import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
 
@@ -84,10 +84,15 @@ function rejectAfterFailure(
  *   `response.messages` hold only the complete answer; the next step's request (and a prompt built from stored
  *   chat messages) holds none of it either; and the callbacks of `toUIMessageStream`,
  *   `toUIMessageStreamResponse` and `pipeUIMessageStreamToResponse` (`onEnd`/`onFinish`, `onStepEnd`) receive
- *   `responseMessage` and `messages` without it. The consumer and UI streams still carry the reset part (a
- *   client hides what it already showed with `withoutDiscarded` from `graceful-ai/ui`). A block the consumer saw in
+ *   `responseMessage` and `messages` without it. Those UI streams send the reset as the SDK's `reset-step` chunk
+ *   (`useChat` then holds the recovered step only); `stream`/`fullStream` carry the reset part (a client of them
+ *   hides what it already showed with `withoutDiscarded` from `graceful-ai/ui`). A block the consumer saw in
  *   full that the recovery repeats under other provider metadata (a new item id) is not shown again; `steps` and
  *   `response.messages` carry the recovery's metadata.
+ * - A run that fails (a tool over its `retries` budget, a `graceful: false` tool, a failure the guard could not
+ *   recover) never breaks `stream`, `fullStream` or a UI stream: they end with every open tool call closed (a
+ *   `tool-error` with an `UnfinishedToolCallError`), an error part, then `finish`; `onError` is called once; the
+ *   answer fields reject with the error. (`textStream` is the SDK's own.)
  * - Iterating the same `textStream`/`fullStream`/`stream` object twice throws `StreamConsumedError`; reading the
  *   getter again gives a fresh stream that replays from the start, as in the SDK.
  * - The run is under a turn deadline (`turnTimeoutMs`, default 300 000 ms; `false` = none): `onTurnDeadline`
@@ -100,22 +105,6 @@ export function streamText<
   OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
 >(
   options: GracefulStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT>,
-): StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> {
-  return runStreamText(options, false);
-}
-
-/**
- * {@link streamText}; `partsForUI`: `stream` and `fullStream` end with `finish` also after a failure before the
- * first step, as the agent's must (`ai`'s agent UI helpers build a UI stream from them). The result's own UI
- * streams always do.
- */
-export function runStreamText<
-  TOOLS extends ToolSet,
-  RUNTIME_CONTEXT extends Context = Context,
-  OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
->(
-  options: GracefulStreamTextOptions<TOOLS, RUNTIME_CONTEXT, OUTPUT>,
-  partsForUI: boolean,
 ): StreamTextResult<TOOLS, RUNTIME_CONTEXT, OUTPUT> {
   const userOnStepEnd = options.onStepEnd ?? options.onStepFinish;
   const { options: sdkOptions, turn, failure } = guardCallOptions(options, 'streamText');
@@ -140,14 +129,12 @@ export function runStreamText<
     throw error;
   }
   const report = runErrorReport(options.onError as OnRunError | undefined);
-  // One clean copy of the run's parts (for UI streams or not), teed for each reader as the SDK tees its own: a
-  // stream that broke reaches every later reader too, ended cleanly.
-  const clean = new Map<boolean, ReadableStream<TextStreamPart<ToolSet>>>();
-  const parts = (forUI = partsForUI) => {
-    const [view, rest] = (
-      clean.get(forUI) ?? endFailedRunCleanly(Reflect.get(result, 'stream', result), report, forUI)
-    ).tee();
-    clean.set(forUI, rest);
+  // One clean copy of the run's parts, teed for each reader as the SDK tees its own: a stream that broke reaches
+  // every later reader too, ended cleanly.
+  let clean: ReadableStream<TextStreamPart<ToolSet>> | undefined;
+  const parts = () => {
+    const [view, rest] = (clean ?? endFailedRunCleanly(Reflect.get(result, 'stream', result), report)).tee();
+    clean = rest;
     return view;
   };
   return new Proxy(result, {
@@ -161,17 +148,18 @@ export function runStreamText<
         return singleUseIterable(value as AsyncIterable<unknown>, 'result.textStream');
       if (answerFields.has(property)) return rejectAfterFailure(value as PromiseLike<unknown>, failure);
       if (typeof value !== 'function') return value;
-      // The SDK's conversion of the run's clean parts, with resets as `reset-step` and callbacks that get clean
+      // The SDK's conversion of the run's clean parts, as graceful-ai sends UI chunks, with callbacks that get clean
       // messages; the SDK's response methods, called on this result, build on it.
       if (property === 'toUIMessageStream') {
-        return (options?: object) =>
+        return (options?: { sendFinish?: boolean }) =>
           iterableStream(
-            withResetSteps(
+            gracefulUIChunks(
               sdkToUIMessageStream({
                 ...withCleanUIMessages(options),
-                stream: parts(true),
+                stream: parts(),
                 tools: Reflect.get(target, 'tools', target),
               }),
+              options?.sendFinish,
             ),
           );
       }

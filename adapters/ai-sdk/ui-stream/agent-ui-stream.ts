@@ -14,7 +14,7 @@ import {
 } from 'ai';
 import { iterableStream } from '../../../src/util/iterable-stream.js';
 import { endFailedRunCleanly } from './failed-run-ending.js';
-import { withResetSteps } from './reset-step.js';
+import { gracefulUIChunks } from './ui-chunks.js';
 import { agentMessageCallbacks, withCleanUIMessages } from './ui-message-callbacks.js';
 
 /**
@@ -29,7 +29,7 @@ export const createAgentUIStream: typeof sdkCreateAgentUIStream = async (options
     ...withCleanUIMessages(options, agentMessageCallbacks),
     agent: endingCleanly(options.agent),
   });
-  return iterableStream(withResetSteps(stream));
+  return iterableStream(gracefulUIChunks(stream, options.sendFinish));
 };
 
 // Each SDK function reads its own options from the one object (the response ones, or the stream ones).

@@ -29,18 +29,15 @@ interface OpenCall {
  * - every tool call a failure leaves open gets a `tool-error`: before an `error` part, the calls whose input was
  *   still streaming (no result can follow); before the run's end, any other.
  * A run that does not fail passes unchanged (calls of tools without `execute` stay open, as in the SDK), and so do
- * the SDK's own `error` parts, where it sends them. `forUI`: the parts feed a UI stream, which must end with
- * `finish`, also after a failure before the first step (where the SDK's parts end with the `error`).
+ * the SDK's own `error` parts, where it sends them (a failure before the first step ends with its `error` part).
  */
 export function endFailedRunCleanly(
   stream: ReadableStream<Part>,
   report: RunErrorReport | undefined,
-  forUI = false,
 ): ReadableStream<Part> {
   const reader = stream.getReader();
   const open = new Map<string, OpenCall>();
   let failure: { error: unknown } | undefined;
-  let finished = false;
 
   /** `tool-error` parts for the open calls (`which`), which the failure leaves without a result. */
   const close = (which: (call: OpenCall) => boolean = () => true): Part[] => {
@@ -89,7 +86,6 @@ export function endFailedRunCleanly(
         failure ??= { error: part.error };
         return [...close((call) => call.type === 'tool-input-start'), part];
       case 'finish':
-        finished = true;
         return [...(failure ? close() : []), part];
     }
     return [part];
@@ -110,9 +106,7 @@ export function endFailedRunCleanly(
           return;
         }
         if (next.done) {
-          // A run that failed before its first step ends after the error part (the SDK's shape); a UI needs `finish`.
-          const ending = failure ? [...close(), ...(forUI && !finished ? [finish()] : [])] : [];
-          for (const part of ending) controller.enqueue(part);
+          for (const part of failure ? close() : []) controller.enqueue(part);
           controller.close();
           return;
         }

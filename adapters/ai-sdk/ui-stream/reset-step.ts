@@ -8,36 +8,25 @@ import { isResetPart, type ResetDetails } from '../../../src/stream/reset-part.j
 type Chunk = UIMessageChunk;
 
 /**
- * `stream` with each `graceful-ai.reset` custom chunk as `{ type: 'reset-step' }`, followed by the chunks of the
- * step that the reset keeps, in their order: what `withoutDiscarded` keeps of the step (tool calls and their results,
- * sources, files, data, other custom parts), without the text and reasoning shown before the reset and without the
- * tool inputs it lists as incomplete. A client then holds the step as recovered, with every tool call once. Chunks
- * that add no part (metadata, transient data, errors) are not sent again. Cancelling it cancels `stream` before the
- * cancel resolves (the SDK's UI stream calls `onEnd` there).
+ * What to send for each chunk of a UI stream so that each `graceful-ai.reset` custom chunk becomes
+ * `{ type: 'reset-step' }`, followed by the chunks of the step that the reset keeps, in their order: what
+ * `withoutDiscarded` keeps of the step (tool calls and their results, sources, files, data, other custom parts),
+ * without the text and reasoning shown before the reset and without the tool inputs it lists as incomplete. A client
+ * then holds the step as recovered, with every tool call once. Chunks that add no part (metadata, transient data,
+ * errors) are not sent again. Any other chunk is sent as it is.
  */
-export function withResetSteps<T extends Chunk>(stream: ReadableStream<T>): ReadableStream<T> {
-  const reader = stream.getReader();
+export function resetStepRenderer<T extends Chunk>(): (chunk: T) => T[] {
   let step: T[] = [];
-  return new ReadableStream<T>(
-    {
-      async pull(controller) {
-        const next = await reader.read();
-        if (next.done) return controller.close();
-        const chunk = next.value;
-        if (chunk.type === 'start-step') step = [];
-        if (!isResetPart(chunk)) {
-          step.push(chunk);
-          return controller.enqueue(chunk);
-        }
-        const incomplete = new Set(resetDetails(chunk)?.toolInputIds ?? []);
-        step = step.filter((kept) => addsKeptPart(kept, incomplete));
-        controller.enqueue({ type: 'reset-step' } as T);
-        for (const kept of step) controller.enqueue(kept);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
+  return (chunk) => {
+    if (chunk.type === 'start-step') step = [];
+    if (!isResetPart(chunk)) {
+      step.push(chunk);
+      return [chunk];
+    }
+    const incomplete = new Set(resetDetails(chunk)?.toolInputIds ?? []);
+    step = step.filter((kept) => addsKeptPart(kept, incomplete));
+    return [{ type: 'reset-step' } as T, ...step];
+  };
 }
 
 /** The chunks of a step that a reset does not send again: the discarded text and reasoning, and what adds no part. */

@@ -11,7 +11,7 @@ export const agentMessageCallbacks = ['onEnd', 'onFinish', 'onUIMessageStepEnd']
  * The options of a UI stream (`toUIMessageStream`, `toUIMessageStreamResponse`, `pipeUIMessageStreamToResponse`,
  * the agent UI helpers) with callbacks that receive `responseMessage` and `messages` without what a reset discarded,
  * so what an app persists never holds discarded text: the same message a client holds once it applied the stream's
- * `reset-step` (see `withResetSteps`). Options without such callbacks are returned as they are.
+ * `reset-step` (see `resetStepRenderer`). Options without such callbacks are returned as they are.
  */
 export function withCleanUIMessages<T>(options: T, callbacks: readonly string[] = messageCallbacks): T {
   if (typeof options !== 'object' || options === null) return options;

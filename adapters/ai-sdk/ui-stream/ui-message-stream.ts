@@ -1,11 +1,11 @@
 /**
  * The drop-in of `ai`'s standalone `toUIMessageStream`: a run's parts ended cleanly when the run failed
  * ({@link endFailedRunCleanly}), converted by the AI SDK's own `toUIMessageStream`, with resets as `reset-step`
- * ({@link withResetSteps}) and callbacks that receive messages as the client holds them.
+ * ({@link gracefulUIChunks}) and callbacks that receive messages as the client holds them.
  */
 import { toUIMessageStream as sdkToUIMessageStream, type TextStreamPart, type ToolSet } from 'ai';
 import { endFailedRunCleanly } from './failed-run-ending.js';
-import { withResetSteps } from './reset-step.js';
+import { gracefulUIChunks } from './ui-chunks.js';
 import { withCleanUIMessages } from './ui-message-callbacks.js';
 
 /**
@@ -13,13 +13,14 @@ import { withCleanUIMessages } from './ui-message-callbacks.js';
  * of `streamText` or of an agent) as UI message chunks, with graceful-ai's two guarantees:
  * - a run that failed (a loud tool failure, a used-up `retries` budget, a provider error, a broken stream) ends with
  *   every open tool call closed by a `tool-output-error`, an `error` chunk, then `finish`, instead of a stream that
- *   throws; the error chunk's text is `onError`'s (default "An error occurred.");
+ *   throws (also after a failure before the first step, where the SDK's stream ends with the error); the error
+ *   chunk's text is `onError`'s (default "An error occurred.");
  * - a stream guard's reset reaches the client as the SDK's `reset-step` chunk followed by what the step keeps, so
  *   `useChat` and `readUIMessageStream` hold the recovered step only; `onEnd`/`onFinish` and `onStepEnd` receive the
  *   same messages.
  */
 export const toUIMessageStream: typeof sdkToUIMessageStream = (options) =>
-  withResetSteps(
+  gracefulUIChunks(
     sdkToUIMessageStream({
       ...withCleanUIMessages(options),
       // No `onError` here: graceful-ai's own runs report a broken stream in the parts they hand out.
@@ -28,4 +29,5 @@ export const toUIMessageStream: typeof sdkToUIMessageStream = (options) =>
         undefined,
       ) as typeof options.stream,
     }),
+    options.sendFinish,
   );

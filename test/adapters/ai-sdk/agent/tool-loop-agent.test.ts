@@ -136,6 +136,17 @@ describe('generate() and stream() run the drop-ins', () => {
     expect(UnexpectedModelBehavior.isInstance(onError.mock.calls[0]?.[0].error)).toBe(true);
   });
 
+  it('an aborted generate() is not reported to onError, as in ai’s agent', async () => {
+    mock([reply.text('Hi.', { frameDelayMs: 1000 })]);
+    const onError = vi.fn();
+    const agent = new ToolLoopAgent({ model, onError, streamGuard: noSleep });
+    const controller = new AbortController();
+    const call = agent.generate({ prompt: 'hi', abortSignal: controller.signal });
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    expect(onError).not.toHaveBeenCalled();
+  });
+
   it('the unknown-tool hook runs after the caller’s repairToolCall (the current name, not only the old one)', async () => {
     const requests = mock([reply.toolCall('forecast', { city: 'Paris' }), reply.text('Sorry.')]);
     const repairToolCall = vi.fn(async () => null);

@@ -166,9 +166,11 @@ describe('createAgentUIStream, createAgentUIStreamResponse, pipeAgentUIStreamToR
 
   it('ai’s agent on a guarded model (the middleware route): the stream ends cleanly instead of breaking', async () => {
     mock(() => fault.unauthorized());
+    const onError = vi.fn();
     const agent = new SdkToolLoopAgent({
       model: wrapLanguageModel({ model, middleware: streamGuard(noSleep) }),
       maxRetries: 0,
+      onError,
     });
     // ai's own helper: the guard, as bare middleware, errors its stream, and the UI stream throws.
     await expect(chunksOf(await sdkCreateAgentUIStream({ agent, uiMessages: [user] }))).rejects.toThrow();
@@ -177,6 +179,8 @@ describe('createAgentUIStream, createAgentUIStreamResponse, pipeAgentUIStreamToR
       { type: 'error', errorText: 'An error occurred.' },
       { type: 'finish', finishReason: 'error' },
     ]);
+    // The guard as bare middleware errored the model's stream: ai reports it to onStepError only.
+    expect(onError).not.toHaveBeenCalled();
   });
 });
 
@@ -192,8 +196,9 @@ describe('every way a run fails ends the agent’s UI stream cleanly (graceful-a
     'The tool call failed and the run stopped.',
     'The run failed before the tool call finished.',
   ];
-  const scenarios: [string, Script, { graceful?: boolean }?][] = [
-    ['a revoked key before the answer', () => fault.unauthorized()],
+  /** `beforeFirstStep`: the run failed before its first step, where `ai`'s own helper ends with the error chunk. */
+  const scenarios: [string, Script, { graceful?: boolean; beforeFirstStep?: boolean }?][] = [
+    ['a revoked key before the answer', () => fault.unauthorized(), { beforeFirstStep: true }],
     [
       'a revoked key after the answer started',
       [
@@ -202,7 +207,7 @@ describe('every way a run fails ends the agent’s UI stream cleanly (graceful-a
         }),
       ],
     ],
-    ['a context overflow', () => fault.contextLengthExceeded()],
+    ['a context overflow', () => fault.contextLengthExceeded(), { beforeFirstStep: true }],
     [
       'a cut the recovery cannot mend',
       [reply.text(ANSWER, { fault: streamFault.cut({ afterChars: 8 }) }), fault.unauthorized()],
@@ -211,7 +216,7 @@ describe('every way a run fails ends the agent’s UI stream cleanly (graceful-a
     ['a graceful: false tool', () => reply.toolCall('lookup', {}), { graceful: false }],
   ];
 
-  it.each(scenarios)('%s', async (_name, script, { graceful = true } = {}) => {
+  it.each(scenarios)('%s', async (_name, script, { graceful = true, beforeFirstStep = false } = {}) => {
     for (const helper of ['graceful-ai', 'ai'] as const) {
       msw.resetHandlers();
       mock(script);
@@ -230,10 +235,13 @@ describe('every way a run fails ends the agent’s UI stream cleanly (graceful-a
       // The error, then finish (the failed step and a text block the provider still closed end between them, as in
       // the SDK).
       const closers = new Set(['finish-step', 'text-end', 'reasoning-end']);
-      expect(chunks.filter((c) => !closers.has(c.type)).slice(-2), `${helper}: ${body}`).toEqual([
+      const ending = [
         { type: 'error', errorText: 'An error occurred.' },
         { type: 'finish', finishReason: 'error' },
-      ]);
+      ];
+      expect(chunks.filter((c) => !closers.has(c.type)).slice(-2), `${helper}: ${body}`).toEqual(
+        helper === 'ai' && beforeFirstStep ? [{ type: 'start' }, ending[0]] : ending,
+      );
       expect(onError, helper).toHaveBeenCalledOnce();
       // Every tool call is closed; what closes a call the failure left without a result is safe to show.
       const message = await lastMessage(chunks);

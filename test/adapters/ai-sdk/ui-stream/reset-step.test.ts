@@ -6,7 +6,7 @@
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { withResetSteps } from '../../../../adapters/ai-sdk/ui-stream/reset-step.js';
+import { gracefulUIChunks } from '../../../../adapters/ai-sdk/ui-stream/ui-chunks.js';
 import { withoutDiscarded } from '../../../../adapters/ui/index.js';
 import { resetPart } from '../../../../src/stream/reset-part.js';
 
@@ -29,7 +29,7 @@ async function finalMessage(chunks: ReadableStream<Chunk>): Promise<UIMessage> {
 
 async function rendered(chunks: Chunk[]): Promise<Chunk[]> {
   const out: Chunk[] = [];
-  const reader = withResetSteps(stream(chunks)).getReader();
+  const reader = gracefulUIChunks(stream(chunks), true).getReader();
   for (let next = await reader.read(); !next.done; next = await reader.read()) out.push(next.value);
   return out;
 }
@@ -90,7 +90,7 @@ function step(rounds: string[][], offset: number): Chunk[] {
   return chunks;
 }
 
-describe('withResetSteps', () => {
+describe('resets as reset-step (gracefulUIChunks)', () => {
   it('a client of the rendered stream holds what withoutDiscarded keeps of the original (property)', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -161,5 +161,24 @@ describe('withResetSteps', () => {
       { type: 'reset-step' },
       other,
     ]);
+  });
+
+  it('a stream that ends with an error and no finish gets finish after it, unless sendFinish is false', async () => {
+    const failedEarly: Chunk[] = [{ type: 'start' }, { type: 'error', errorText: 'An error occurred.' }];
+    const read = async (sendFinish: boolean | undefined) => {
+      const out: Chunk[] = [];
+      const reader = gracefulUIChunks(stream(failedEarly), sendFinish).getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) out.push(next.value);
+      return out;
+    };
+    expect(await read(undefined)).toEqual([...failedEarly, { type: 'finish', finishReason: 'error' }]);
+    expect(await read(false)).toEqual(failedEarly);
+    // A stream that finished after its error is left as it is.
+    const finished: Chunk[] = [
+      ...failedEarly,
+      { type: 'finish-step' },
+      { type: 'finish', finishReason: 'error' },
+    ];
+    expect(await rendered(finished)).toEqual(finished);
   });
 });
