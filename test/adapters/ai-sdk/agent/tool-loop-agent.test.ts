@@ -75,6 +75,17 @@ describe('ToolLoopAgent is ai’s agent', () => {
     );
   });
 
+  it('prepares calls with ai’s own prepareCall: an ai without it is named at construction, not mid-call', () => {
+    const prototype = SdkToolLoopAgent.prototype as unknown as Record<string, unknown>;
+    const prepareCall = prototype.prepareCall;
+    delete prototype.prepareCall;
+    try {
+      expect(() => new ToolLoopAgent({ model })).toThrow(/prepares agent calls differently/);
+    } finally {
+      prototype.prepareCall = prepareCall;
+    }
+  });
+
   it('ai’s agent UI helpers accept experimental_steering for it (instanceof ToolLoopAgent)', async () => {
     mock([reply.text('Hi.')]);
     const agent = new ToolLoopAgent({ model, streamGuard: noSleep });
