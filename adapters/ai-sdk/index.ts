@@ -2,7 +2,8 @@
  * graceful-ai public entry point (package `.`): what an agent author needs. Building blocks live in subpaths:
  * `graceful-ai/policy`, `graceful-ai/classify`, `graceful-ai/observe`, `graceful-ai/session`, plus
  * `graceful-ai/testing` and `graceful-ai/rpc`. No name here shares a name with an export of `ai` except the
- * drop-ins `streamText` and `generateText` (a test enforces it).
+ * drop-ins `streamText`, `generateText`, `ToolLoopAgent`, `createAgentUIStream`, `createAgentUIStreamResponse`,
+ * `pipeAgentUIStreamToResponse` and `toUIMessageStream` (a test enforces it).
  */
 export { classifyError, isContextOverflow } from '../../src/classify/classify.js';
 export type { Classification, ClassifyOverrides, ErrorKind } from '../../src/classify/types.js';
@@ -64,6 +65,10 @@ export { ToolTimeoutError } from '../../src/errors/tool-timeout-error.js';
 export { TurnDeadlineError, type TurnDeadlinePhase } from '../../src/errors/turn-deadline-error.js';
 export { UnexpectedModelBehavior } from '../../src/errors/unexpected-model-behavior.js';
 export {
+  UnfinishedToolCallError,
+  type UnfinishedToolCallErrorOptions,
+} from '../../src/errors/unfinished-tool-call-error.js';
+export {
   formatToolError,
   type ToolErrorContext,
   type ToolErrorGuidance,
@@ -104,6 +109,7 @@ export {
 } from '../../src/stream/reset-part.js';
 export type { ToolHistoryRepair } from '../../src/stream/tool-history-repair.js';
 export type { Clock, Random, Sleep } from '../../src/util/time.js';
+export { type GracefulToolLoopAgentSettings, ToolLoopAgent } from './agent/tool-loop-agent.js';
 export { defaults } from './defaults.js';
 export { type GracefulGenerateTextOptions, generateText } from './drop-in/generate-text.js';
 export type { GracefulCallOptions } from './drop-in/guard-call-options.js';
@@ -140,3 +146,9 @@ export {
   type TurnDeadlineSettings,
   withTurnDeadline,
 } from './tools/turn-deadline.js';
+export {
+  createAgentUIStream,
+  createAgentUIStreamResponse,
+  pipeAgentUIStreamToResponse,
+} from './ui-stream/agent-ui-stream.js';
+export { toUIMessageStream } from './ui-stream/ui-message-stream.js';

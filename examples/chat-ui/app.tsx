@@ -1,13 +1,26 @@
 /**
  * The chat page: `useChat` against `/api/chat`. The chat id is in the address (`?chat=…`), so a reload shows the
- * messages the server persisted. Each message is rendered through `withoutDiscarded`: when a stream was cut and
- * the recovered answer differs from what was already shown, the text shown before the cut is dropped.
+ * messages the server persisted. Messages are rendered as `useChat` holds them, with no helper: when a stream was
+ * cut and the recovered answer differs from what was already shown, the server sends the AI SDK's `reset-step` and
+ * the words shown before the cut disappear. A run that failed ends with an error, shown below the messages.
  */
 import { useChat } from '@ai-sdk/react';
-import type { UIMessage } from 'ai';
+import { isToolUIPart, type UIMessage } from 'ai';
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { withoutDiscarded } from '../../adapters/ui/index.js';
+
+type Part = UIMessage['parts'][number];
+
+function MessagePart({ part }: { part: Part }) {
+  if (part.type === 'text') return <p>{part.text}</p>;
+  if (!isToolUIPart(part)) return null;
+  const failed = part.state === 'output-error';
+  return (
+    <div data-tool={part.type.slice('tool-'.length)} data-state={part.state}>
+      {failed ? `tool failed: ${part.errorText}` : `tool: ${JSON.stringify(part.input)}`}
+    </div>
+  );
+}
 
 function Chat({ id, initialMessages }: { id: string; initialMessages: UIMessage[] }) {
   const { messages, sendMessage, status, error } = useChat({ id, messages: initialMessages });
@@ -15,12 +28,12 @@ function Chat({ id, initialMessages }: { id: string; initialMessages: UIMessage[
   const busy = status === 'submitted' || status === 'streaming';
   return (
     <main data-status={status}>
-      {messages.map(withoutDiscarded).map((message) => (
+      {messages.map((message) => (
         <article key={message.id} data-role={message.role}>
-          {message.parts.map((part, index) =>
+          {message.parts.map((part, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id and never move
-            part.type === 'text' ? <p key={index}>{part.text}</p> : null,
-          )}
+            <MessagePart key={index} part={part} />
+          ))}
         </article>
       ))}
       {error && <p role="alert">Something went wrong: {error.message}</p>}

@@ -1,35 +1,27 @@
 /**
  * `POST /api/chat`, written against web `Request`/`Response` so it reads like a route handler in any framework.
- * In your app, import `streamText` from 'graceful-ai' (this example runs on the repository's source).
+ * In your app, import `createAgentUIStreamResponse` from 'graceful-ai' (this example runs on the repository's
+ * source): the same as `ai`'s, with a recovered stream's reset sent as `reset-step` (the page needs no helper) and a
+ * failed run ending with an error the page can show.
  */
-import {
-  convertToModelMessages,
-  createIdGenerator,
-  type LanguageModel,
-  type UIMessage,
-  validateUIMessages,
-} from 'ai';
-import { streamText } from '../../adapters/ai-sdk/index.js';
-import { withoutDiscarded } from '../../adapters/ui/index.js';
+import { createIdGenerator, type UIMessage, validateUIMessages } from 'ai';
+import { createAgentUIStreamResponse } from '../../adapters/ai-sdk/index.js';
+import type { ChatAgent } from './chat-agent.js';
 
 /** Where the chats live: messages by chat id. A Map here; a database in a real app. */
 export type ChatStore = Map<string, UIMessage[]>;
 
-export function chatRoute(model: LanguageModel, chats: ChatStore): (request: Request) => Promise<Response> {
+export function chatRoute(agent: ChatAgent, chats: ChatStore): (request: Request) => Promise<Response> {
   const generateMessageId = createIdGenerator({ prefix: 'msg', size: 16 });
   return async (request) => {
     const chat = await readChatRequest(request);
     if ('error' in chat) return Response.json({ error: chat.error }, { status: 400 });
     const { id, messages } = chat;
-    const result = streamText({
-      model,
-      // What a recovered stream discarded is not part of the conversation: the model never reads it again.
-      messages: await convertToModelMessages(messages.map(withoutDiscarded)),
-    });
-    return result.toUIMessageStreamResponse({
-      originalMessages: messages,
+    return createAgentUIStreamResponse({
+      agent,
+      uiMessages: messages,
       generateMessageId,
-      // Persisted as received, reset part included: the page drops the discarded text when it renders.
+      // Persisted as the page holds it: the recovered answer only, every tool call closed, also after a failure.
       onFinish: ({ messages }) => {
         chats.set(id, messages);
       },

@@ -1,12 +1,14 @@
 /**
  * The chat UI example's server, plain `node:http`: `GET /` the page, `GET /app.js` its script (app.tsx, bundled
- * with esbuild at start), `GET /api/chats/:id` a chat's persisted messages, `POST /api/chat` the chat route.
+ * with esbuild at start), `GET /api/chats/:id` a chat's persisted messages, `POST /api/chat` the chat route (the
+ * chat's agent, `chat-agent.ts`, on `model`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { LanguageModel } from 'ai';
 import { build } from 'esbuild';
+import { chatAgent } from './chat-agent.js';
 import { type ChatStore, chatRoute } from './chat-route.js';
 
 export interface ChatServerOptions {
@@ -33,7 +35,7 @@ const page = `<!doctype html>
 export async function startChatServer({ model, port = 0 }: ChatServerOptions): Promise<ChatServer> {
   const script = await bundlePage();
   const chats: ChatStore = new Map();
-  const postChat = chatRoute(model, chats);
+  const postChat = chatRoute(chatAgent(model), chats);
 
   const routes = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');

@@ -5,6 +5,7 @@
  * Each section is one module; add yours to `sections`.
  */
 import { startMockServer } from '../../mocks/index.js';
+import * as agentChat from './agent-chat.js';
 import type { DemoContext, DemoSection, DemoSummary } from './context.js';
 import * as failover from './failover.js';
 import * as gracefulTool from './graceful-tool.js';
@@ -23,6 +24,7 @@ const sections: DemoSection[] = [
   failover,
   gracefulTool,
   mcpTools,
+  agentChat,
   resilience,
   sessionDemo,
   sharedBreaker,

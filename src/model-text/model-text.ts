@@ -34,6 +34,8 @@ export const modelText = {
   /** A tool name the model invented, when the SDK's error does not already list the tools. */
   unknownTool: (available: readonly string[]) =>
     `Call one of the available tools instead: ${available.join(', ') || '(none)'}.`,
+  /** The arguments of a call that failed the tool's input schema, as the model sent them (pydantic-ai shows them). */
+  inputSent: (input: string) => `The input was: ${input}`,
   /** Arguments that are not JSON. */
   invalidJson: 'The arguments must be one valid JSON object matching the tool’s input schema.',
   /** The synthetic result of a tool call the history holds without one (an aborted turn, a crash between call and result). */

@@ -1,9 +1,10 @@
 /**
  * examples/chat-ui in headless Chromium: a user types a question into the `useChat` page; the app server's
- * `/api/chat` runs the drop-in `streamText` against the loopback fault mock, whose stream is cut mid-answer.
- * What the page shows is checked after the answer and at every DOM change while it streamed. Two app servers
- * share the mock: one on OpenAI chat completions (recovery by regeneration), one on Anthropic Messages
- * (recovery by continuation of the text shown).
+ * `/api/chat` runs graceful-ai's `ToolLoopAgent` through its `createAgentUIStreamResponse` against the loopback fault
+ * mock. The page renders messages as `useChat` holds them, with no helper (no `withoutDiscarded`). What the page
+ * shows is checked after the answer and at every DOM change while it streamed: a stream cut mid-answer (two app
+ * servers share the mock: one on OpenAI chat completions, recovery by regeneration and a `reset-step`; one on
+ * Anthropic Messages, recovery by continuation of the text shown), a tool budget running out, a revoked key.
  * Run with `npm run test:browser` (needs /usr/bin/chromium; not part of `npm test`).
  */
 import { createAnthropic } from '@ai-sdk/anthropic';
@@ -14,6 +15,7 @@ import { isResetPart } from '../../adapters/ui/index.js';
 import { type ChatServer, startChatServer } from '../../examples/chat-ui/server.js';
 import {
   assistantPrefill,
+  fault,
   type MockServer,
   type RecordedRequest,
   reply,
@@ -63,24 +65,39 @@ const notABeginning = (shown: string[][], answers: string[]): string[][] =>
 const notContinuing = (shown: string[][]): string[][] =>
   shown.filter((texts, i) => i > 0 && !texts.join('\n').startsWith(shown[i - 1]!.join('\n')));
 
-/** Waits until the chat is idle (`useChat`'s status ready or error) with `assistants` assistant messages. */
-async function settled(page: Page, assistants: number): Promise<void> {
+/**
+ * Waits until the chat is idle (`useChat`'s status ready or error) with `assistants` assistant messages, and returns
+ * the error the page reports (`[]` when none).
+ */
+async function settled(page: Page, assistants: number): Promise<string[]> {
   await page.waitForFunction(
     (count) =>
       document.querySelectorAll('article[data-role="assistant"]').length === count &&
       ['ready', 'error'].includes(document.querySelector('main')?.dataset.status ?? ''),
     assistants,
   );
-  const alert = await page.locator('[role="alert"]').allTextContents();
-  expect(alert, 'the page reports an error').toEqual([]);
+  return page.locator('[role="alert"]').allTextContents();
 }
 
-async function ask(page: Page, question: string): Promise<void> {
+/** Asks `question`; the answer must come without an error unless `failing`. Returns the error the page shows. */
+async function ask(page: Page, question: string, { failing = false } = {}): Promise<string[]> {
   const assistants = await page.locator('article[data-role="assistant"]').count();
   await page.getByPlaceholder('Ask something').fill(question);
   await page.getByPlaceholder('Ask something').press('Enter');
-  await settled(page, assistants + 1);
+  if (!failing) {
+    expect(await settled(page, assistants + 1), 'the page reports an error').toEqual([]);
+    return [];
+  }
+  // A run that failed before any answer may leave no assistant message: wait for useChat's error status.
+  await page.waitForFunction(() => document.querySelector('main')?.dataset.status === 'error');
+  return page.locator('[role="alert"]').allTextContents();
 }
+
+/** The tool calls of the last assistant message as the page shows them: `[tool, state]`. */
+const shownToolCalls = (page: Page): Promise<string[][]> =>
+  page.$$eval('article[data-role="assistant"]:last-of-type [data-tool]', (calls) =>
+    calls.map((call) => [call.getAttribute('data-tool') ?? '', call.getAttribute('data-state') ?? '']),
+  );
 
 /** The assistant texts a request sent to the model (the chat wire: one string, or text parts). */
 function assistantTextsSent(request: RecordedRequest): string[] {
@@ -172,7 +189,7 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
     expect(notContinuing(shown)).toHaveLength(1);
 
     await page.reload();
-    await settled(page, 1);
+    expect(await settled(page, 1)).toEqual([]);
     expect(await shownMessages(page)).toEqual([
       { role: 'user', texts: [QUESTION] },
       { role: 'assistant', texts: [recovered] },
@@ -252,9 +269,61 @@ describe.skipIf(!plan.run && !plan.fail)('examples/chat-ui in Chromium', () => {
     expect(persisted!.parts.some(isResetPart)).toBe(false);
     expect(persisted!.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))).toEqual([answer]);
     await page.reload();
-    await settled(page, 1);
+    expect(await settled(page, 1)).toEqual([]);
     expect(await shownMessages(page)).toEqual(expected);
     await page.close();
     durations['continued recovery (Anthropic) + reload'] = since(t0);
+  });
+
+  it('a tool budget running out: the failed calls and the error are shown, also after a reload; the chat goes on', async () => {
+    const t0 = performance.now();
+    // A model that insists on a city the tool does not know: the tool's budget (retries: 1) runs out in two calls.
+    mock.setScript(() => reply.toolCall('weather', { city: 'Atlantis' }));
+    const page = await newChat();
+    expect(await ask(page, 'What is the weather in Atlantis?', { failing: true })).toEqual([
+      'Something went wrong: An error occurred.',
+    ]);
+    expect(mock.requests).toHaveLength(2);
+    const failedCalls = [
+      ['weather', 'output-error'],
+      ['weather', 'output-error'],
+    ];
+    expect(await shownToolCalls(page)).toEqual(failedCalls);
+    const shownText = await page.locator('article[data-role="assistant"]').innerText();
+    expect(shownText).toContain('tool failed: The tool call failed and the run stopped.');
+    expect(shownText).not.toContain('gracefulAi');
+
+    // Persisted as shown: every call closed; a reload shows the same calls.
+    await page.reload();
+    expect(await settled(page, 1)).toEqual([]);
+    expect(await shownToolCalls(page)).toEqual(failedCalls);
+
+    // The chat goes on: the next turn is answered, from a history the model can read.
+    mock.setScript([reply.text('Sorry, I have no weather for Atlantis.')]);
+    await ask(page, 'Never mind. Thanks!');
+    expect((await shownMessages(page)).at(-1)).toEqual({
+      role: 'assistant',
+      texts: ['Sorry, I have no weather for Atlantis.'],
+    });
+    await page.close();
+    durations['tool budget running out + reload + next turn'] = since(t0);
+  });
+
+  it('a revoked key: the page shows the error; once the key works again, the chat goes on', async () => {
+    const t0 = performance.now();
+    mock.setScript(() => fault.unauthorized());
+    const page = await newChat();
+    expect(await ask(page, QUESTION, { failing: true })).toEqual([
+      'Something went wrong: An error occurred.',
+    ]);
+    // The guard did not retry a key the provider refused.
+    expect(mock.requests).toHaveLength(1);
+    expect((await shownMessages(page)).flatMap((m) => m.texts)).toEqual([QUESTION]);
+
+    mock.setScript([reply.text('Paris.')]);
+    await ask(page, QUESTION);
+    expect((await shownMessages(page)).at(-1)).toEqual({ role: 'assistant', texts: ['Paris.'] });
+    await page.close();
+    durations['revoked key, then the key works'] = since(t0);
   });
 });

@@ -29,9 +29,10 @@ describe('public surface', () => {
 
   // 45 after the 0.2 trim; 46 with StreamInterruptedError (a stream that ends incomplete without a provider error);
   // 47 with FailoverError (every model of a call failed); 50 with the errors an app checks on a tool-error part or a
-  // rejection (issue 24): McpToolError, RepeatedToolCallError, EmptyAnswerError.
-  it('the main entry stays small: at most 50 runtime names', () => {
-    expect(Object.keys(core).length).toBeLessThanOrEqual(50);
+  // rejection (issue 24): McpToolError, RepeatedToolCallError, EmptyAnswerError; 56 with the agent (ToolLoopAgent and
+  // the four UI helpers, drop-ins of ai's) and UnfinishedToolCallError.
+  it('the main entry stays small: at most 56 runtime names', () => {
+    expect(Object.keys(core).length).toBeLessThanOrEqual(56);
   });
 
   it('every exported error class has a stable name and a marker-based isInstance', () => {

@@ -6,8 +6,10 @@
  *    build options ahead of a call) without `Parameters<typeof …>` gymnastics. A type that is declared in this
  *    repository, reachable from a public signature and exported from no entry point is a "forgotten export".
  * b. No export of the main entry (`graceful-ai`) shares a name with an export of the `ai` package, except the
- *    deliberate drop-ins `streamText` and `generateText`. Users move imports from 'ai' to 'graceful-ai'; someone
- *    who rewrites `import { StepResult } from 'ai'` to 'graceful-ai' must not silently get another type.
+ *    deliberate drop-ins `streamText`, `generateText`, `ToolLoopAgent` and the UI helpers `createAgentUIStream`,
+ *    `createAgentUIStreamResponse`, `pipeAgentUIStreamToResponse`, `toUIMessageStream`. Users move imports from
+ *    'ai' to 'graceful-ai'; someone who rewrites `import { StepResult } from 'ai'` to 'graceful-ai' must not
+ *    silently get another type.
  *
  * Entry points are read from package.json `exports` (`./dist/X.js` → `X.ts`), so a new subpath (for example
  * `graceful-ai/policy`) is checked as soon as it is added there. One TypeScript program serves both checks.
@@ -19,7 +21,15 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const dropIns = new Set(['streamText', 'generateText']);
+const dropIns = new Set([
+  'streamText',
+  'generateText',
+  'ToolLoopAgent',
+  'createAgentUIStream',
+  'createAgentUIStreamResponse',
+  'pipeAgentUIStreamToResponse',
+  'toUIMessageStream',
+]);
 
 interface Entry {
   /** The import specifier users write, e.g. `graceful-ai/testing`. */

@@ -43,6 +43,13 @@ const has = (site: DifferenceSite, tag: Tag) => site.scenario.tags.includes(tag)
 const invalidInputRouted = (site: DifferenceSite) =>
   site.scenario.id.startsWith('tools/invalid-tool-input') && !/^requests\./.test(site.path);
 
+/** The UI chunk that ends a failed run. */
+const isErrorFinish = (value: unknown) =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as { type?: unknown }).type === 'finish' &&
+  (value as { finishReason?: unknown }).finishReason === 'error';
+
 /** Where the model and the UI read a tool failure's text: the error's `toString()`, the error output, the UI. */
 const toolErrorText = /(\.error|\.error\.text|\.output\.value|\.errorText)$/;
 
@@ -129,5 +136,14 @@ export const allowedDifferences: AllowedDifference[] = [
       /^(stream|ui|chunks|callbacks|result)(\.|\[|$)/.test(site.path),
     reason:
       "When the guard's recovery request after output fails too, the stream ends with an error part carrying that request's error and a finish of the guard's own (finishReason 'error', usage unknown), since the provider's stream was released for the recovery; the original failure is in the attempt records and the stream_failed event.",
+  },
+  {
+    id: 'ui-finish-after-error',
+    where: (site) =>
+      /^(ui|uiResponse\.body|pipe\.body)\[\d+\]$/.test(site.path) &&
+      ((isErrorFinish(site.dropIn) && (site.ai === undefined || site.ai === '[DONE]')) ||
+        (site.dropIn === '[DONE]' && site.ai === undefined)),
+    reason:
+      "A UI stream whose run failed before its first step (ai's ends with the error chunk) ends with the error, then { type: 'finish', finishReason: 'error' }, as the UI stream of every failed run does; onEnd and the other callbacks see ai's own chunks (their outcome is ai's).",
   },
 ];

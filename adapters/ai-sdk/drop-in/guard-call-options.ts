@@ -12,11 +12,12 @@ import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '.
 import { resolveModel } from '../stream-guard/models/resolve-model.js';
 import { reportFailureKey, resolveOptions, type StreamGuardOptions } from '../stream-guard/options.js';
 import { guardMiddleware } from '../stream-guard/stream-guard.js';
-import { type GracefulRepairOptions, gracefulRepairToolCall } from '../tools/graceful-repair-tool-call.js';
+import { type GracefulRepairOptions, repairHook } from '../tools/graceful-repair-tool-call.js';
 import { type GracefulToolOptions, gracefulTools } from '../tools/graceful-tool.js';
 import { copyWith } from '../tools/tool-copy.js';
 import { type TurnDeadlineRun, withTurnDeadline } from '../tools/turn-deadline.js';
 import { withCleanPrompt } from './discarded-prompt.js';
+import { withLoudFailuresAsErrors } from './loud-failure-events.js';
 
 /** What the drop-ins add to the AI SDK's options. Everything else is the SDK's own, unchanged. */
 export interface GracefulCallOptions {
@@ -62,7 +63,10 @@ export const defaultCallOptions = { maxRetries: 2, turnTimeoutMs: defaultTurnTim
 export interface DropInCall<O> {
   options: O;
   turn: TurnDeadlineRun<O> | undefined;
-  /** The failure the guard could not recover, once it happened (`undefined` until then). */
+  /**
+   * The failure that ended the run where the SDK would not reject: one the guard could not recover, or a used-up
+   * unknown-tool budget (`undefined` until then).
+   */
   failure(): { error: unknown } | undefined;
 }
 
@@ -72,6 +76,8 @@ interface SdkCallOptions {
   maxRetries?: number;
   timeout?: TimeoutConfiguration<never> | number;
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's repair function is generic over the caller's tools.
+  repairToolCall?: ToolCallRepairFunction<any>;
+  // biome-ignore lint/suspicious/noExplicitAny: as above (the deprecated alias of `repairToolCall`).
   experimental_repairToolCall?: ToolCallRepairFunction<any>;
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's PrepareStepFunction is generic over the caller's tools.
   prepareStep?: PrepareStepFunction<any, any>;
@@ -141,19 +147,27 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
   } = options;
   checkOwnOptions(options, '');
   let sdkOptions = rest as unknown as O;
+  let failure: { error: unknown } | undefined;
+  const failRun = (error: unknown) => {
+    failure ??= { error };
+  };
   if (toolDefaults !== false && options.tools) {
     sdkOptions = {
       ...sdkOptions,
       tools: wrappedTools(options.tools, toolDefaults, coordination),
-      // Unknown tool names and unparseable arguments reach the model the same way (after the caller's own repair).
-      experimental_repairToolCall: gracefulRepairToolCall({
-        ...(typeof toolDefaults === 'object' ? pickRepairDefaults(toolDefaults) : {}),
-        repair: options.experimental_repairToolCall,
-      }),
+      // Unknown tool names and unparseable arguments reach the model the same way, after the caller's own repair
+      // (ai 7's `repairToolCall`, or its deprecated alias): under the name the SDK reads first, the alias cleared.
+      repairToolCall: repairHook(
+        {
+          ...(typeof toolDefaults === 'object' ? pickRepairDefaults(toolDefaults) : {}),
+          repair: options.repairToolCall ?? options.experimental_repairToolCall,
+        },
+        failRun,
+      ),
+      experimental_repairToolCall: undefined,
     };
   }
   const chunkMs = typeof options.timeout === 'object' ? options.timeout.chunkMs : undefined;
-  let failure: { error: unknown } | undefined;
   const middleware =
     guardSettings === false
       ? undefined
@@ -165,9 +179,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
               stallTimeoutMs: api === 'streamText' ? chunkMs : undefined,
               coordination,
               ...guardSettings,
-              [reportFailureKey]: (error: unknown) => {
-                failure ??= { error };
-              },
+              [reportFailureKey]: failRun,
             },
             'streamGuard.',
           ),
@@ -222,15 +234,17 @@ const callbackName = /^(experimental_)?on[A-Z]/;
 
 /**
  * The SDK's callbacks (`onStart`, `onStepStart`, `onEnd`, …), receiving what they would without the drop-in: the
- * caller's own tools object where the SDK reports the wrapped one, and the caller's `maxRetries` and `timeout` where
- * it reports the ones it runs with (0; no `chunkMs`, which the guard took over). Other events pass unchanged.
+ * caller's own tools object where the SDK reports the wrapped one, the caller's `maxRetries` and `timeout` where
+ * it reports the ones it runs with (0; no `chunkMs`, which the guard took over), and a tool failure that fails the
+ * run as the `tool-error` it is. Other events pass unchanged.
  */
 function asTheCallerSees(
   options: object,
   view: { tools: [sdk: unknown, caller: unknown]; maxRetries?: number; timeout?: unknown },
 ): Record<string, unknown> {
   const [sdkTools, callerTools] = view.tools;
-  const rewrite = (event: unknown): unknown => {
+  const rewrite = (sdkEvent: unknown): unknown => {
+    const event = withLoudFailuresAsErrors(sdkEvent);
     if (typeof event !== 'object' || event === null) return event;
     const overrides: Record<string, unknown> = {};
     if (sdkTools !== undefined && (event as { tools?: unknown }).tools === sdkTools)

@@ -1,10 +1,21 @@
 import type { Context } from '@ai-sdk/provider-utils';
-import { type OutputInterface, type StreamTextResult, streamText as sdkStreamText, type ToolSet } from 'ai';
+import {
+  type OutputInterface,
+  type StreamTextResult,
+  streamText as sdkStreamText,
+  toUIMessageStream as sdkToUIMessageStream,
+  type TextStreamPart,
+  type ToolSet,
+} from 'ai';
 import { removeDiscarded } from '../../../src/stream/reset-part.js';
 import { singleUseIterable } from '../../../src/stream/single-use-request.js';
+import { iterableStream } from '../../../src/util/iterable-stream.js';
 import { applyRecoveredPartMetadata } from '../stream-guard/recovery/recovered-metadata.js';
+import { endFailedRunCleanly } from '../ui-stream/failed-run-ending.js';
+import { type OnRunError, runErrorReport } from '../ui-stream/run-error-report.js';
+import { gracefulUIChunks } from '../ui-stream/ui-chunks.js';
+import { withCleanUIMessages } from '../ui-stream/ui-message-callbacks.js';
 import { type GracefulCallOptions, guardCallOptions } from './guard-call-options.js';
-import { withCleanUIMessages } from './ui-message-callbacks.js';
 
 /** The drop-in `streamText`'s options: the AI SDK's own, plus {@link GracefulCallOptions}. */
 export type GracefulStreamTextOptions<
@@ -13,14 +24,8 @@ export type GracefulStreamTextOptions<
   OUTPUT extends OutputInterface = OutputInterface<string, string, never>,
 > = Parameters<typeof sdkStreamText<TOOLS, RUNTIME_CONTEXT, OUTPUT>>[0] & GracefulCallOptions;
 
-const singleUseStreams = new Set<PropertyKey>(['textStream', 'fullStream', 'stream']);
-
-/** The UI stream methods, with the position of their options argument (whose callbacks get clean messages). */
-const uiStreamOptionsAt = new Map<PropertyKey, number>([
-  ['toUIMessageStream', 0],
-  ['toUIMessageStreamResponse', 0],
-  ['pipeUIMessageStreamToResponse', 1],
-]);
+/** The result's UI stream methods that build on its `toUIMessageStream`: `toUIMessageStreamResponse`, `pipeUI…`. */
+const uiResponseMethod = /UIMessageStream/;
 
 /**
  * The result fields that would present a partial answer as the answer. After a failure the guard could not recover
@@ -71,10 +76,15 @@ function rejectAfterFailure(
  *   `response.messages` hold only the complete answer; the next step's request (and a prompt built from stored
  *   chat messages) holds none of it either; and the callbacks of `toUIMessageStream`,
  *   `toUIMessageStreamResponse` and `pipeUIMessageStreamToResponse` (`onEnd`/`onFinish`, `onStepEnd`) receive
- *   `responseMessage` and `messages` without it. The consumer and UI streams still carry the reset part (a
- *   client hides what it already showed with `withoutDiscarded` from `graceful-ai/ui`). A block the consumer saw in
+ *   `responseMessage` and `messages` without it. Those UI streams send the reset as the SDK's `reset-step` chunk
+ *   (`useChat` then holds the recovered step only); `stream`/`fullStream` carry the reset part (a client of them
+ *   hides what it already showed with `withoutDiscarded` from `graceful-ai/ui`). A block the consumer saw in
  *   full that the recovery repeats under other provider metadata (a new item id) is not shown again; `steps` and
  *   `response.messages` carry the recovery's metadata.
+ * - A run that fails (a tool over its `retries` budget, a `graceful: false` tool, a failure the guard could not
+ *   recover) never breaks `stream`, `fullStream` or a UI stream: they end with every open tool call closed (a
+ *   `tool-error` with an `UnfinishedToolCallError`), an error part, then `finish`; `onError` is called once; the
+ *   answer fields reject with the error. (`textStream` is the SDK's own.)
  * - Iterating the same `textStream`/`fullStream`/`stream` object twice throws `StreamConsumedError`; reading the
  *   getter again gives a fresh stream that replays from the start, as in the SDK.
  * - The run is under a turn deadline (`turnTimeoutMs`, default 300 000 ms; `false` = none): `onTurnDeadline`
@@ -110,21 +120,42 @@ export function streamText<
     turn?.close();
     throw error;
   }
+  const report = runErrorReport(options.onError as OnRunError | undefined);
+  // One clean copy of the run's parts, teed for each reader as the SDK tees its own: a stream that broke reaches
+  // every later reader too, ended cleanly.
+  let clean: ReadableStream<TextStreamPart<ToolSet>> | undefined;
+  const parts = () => {
+    const [view, rest] = (clean ?? endFailedRunCleanly(Reflect.get(result, 'stream', result), report)).tee();
+    clean = rest;
+    return view;
+  };
   return new Proxy(result, {
-    get(target, property) {
+    get(target, property, receiver) {
+      // The streams of parts: each read gives a fresh view of the run, ended cleanly if the run failed.
+      if (property === 'stream' || property === 'fullStream')
+        return singleUseIterable(iterableStream(parts()), `result.${String(property)}`);
       const value: unknown = Reflect.get(target, property, target);
-      if (singleUseStreams.has(property)) {
-        return singleUseIterable(value as AsyncIterable<unknown>, `result.${String(property)}`);
-      }
+      // The SDK's own text stream: a run whose stream broke ends it with the error, as in the SDK.
+      if (property === 'textStream')
+        return singleUseIterable(value as AsyncIterable<unknown>, 'result.textStream');
       if (answerFields.has(property)) return rejectAfterFailure(value as PromiseLike<unknown>, failure);
-      const optionsAt = uiStreamOptionsAt.get(property);
-      if (optionsAt !== undefined && typeof value === 'function') {
-        return (...args: unknown[]) => {
-          args[optionsAt] = withCleanUIMessages(args[optionsAt]);
-          return value.apply(target, args);
-        };
+      if (typeof value !== 'function') return value;
+      // The SDK's conversion of the run's clean parts, as graceful-ai sends UI chunks, with callbacks that get clean
+      // messages; the SDK's response methods, called on this result, build on it.
+      if (property === 'toUIMessageStream') {
+        return (options?: { sendFinish?: boolean }) =>
+          iterableStream(
+            gracefulUIChunks(
+              sdkToUIMessageStream({
+                ...withCleanUIMessages(options),
+                stream: parts(),
+                tools: Reflect.get(target, 'tools', target),
+              }),
+              options?.sendFinish,
+            ),
+          );
       }
-      return typeof value === 'function' ? value.bind(target) : value;
+      return value.bind(uiResponseMethod.test(String(property)) ? receiver : target);
     },
   });
 }

@@ -39,6 +39,17 @@ export interface GracefulRepairOptions<TOOLS extends ToolSet = ToolSet> {
 export function gracefulRepairToolCall<TOOLS extends ToolSet = ToolSet>(
   options: GracefulRepairOptions<TOOLS> = {},
 ): ToolCallRepairFunction<TOOLS> {
+  return repairHook(options, undefined);
+}
+
+/**
+ * {@link gracefulRepairToolCall}, telling `onFailRun` when a used-up budget fails the run: `generateText` rejects
+ * by itself, but `streamText` only reports it in an `error` part, so a drop-in makes its answer fields reject.
+ */
+export function repairHook<TOOLS extends ToolSet = ToolSet>(
+  options: GracefulRepairOptions<TOOLS>,
+  onFailRun: ((error: unknown) => void) | undefined,
+): ToolCallRepairFunction<TOOLS> {
   checkOptionsObject('gracefulRepairToolCall options', options);
   checkCount('retries', options.retries);
   checkSize('maxErrorChars', options.maxErrorChars, 64);
@@ -75,6 +86,7 @@ export function gracefulRepairToolCall<TOOLS extends ToolSet = ToolSet>(
     if (verdict.kind === 'fail-run') {
       logger.debug('invalid tool call exceeded its retries; failing the run', { toolName });
       failRunFrom(error, verdict.error);
+      onFailRun?.(verdict.error);
       return null;
     }
     logger.debug('invalid tool call converted for the model', { toolName });

@@ -7,10 +7,12 @@ import {
   type ToolSet,
 } from 'ai';
 import { attachModelText, issuesText } from '../../../src/model-text/format-for-model.js';
+import { modelText } from '../../../src/model-text/model-text.js';
 import { defaultLogger, type Logger } from '../../../src/observe/logger.js';
 import type { RedactOption } from '../../../src/redact/redact.js';
 import { safeJson } from '../../../src/util/guarded.js';
 import { isAsyncIterable, isThenable } from '../../../src/util/shape.js';
+import { truncateText } from '../../../src/util/truncate.js';
 import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../../src/util/validate.js';
 import { checkMaxIdenticalCalls, defaultMaxIdenticalCalls, repeatedCall } from './identical-calls.js';
 import { invalidInputOf, routeValidation } from './invalid-input.js';
@@ -111,6 +113,8 @@ interface LooseTool {
 const wrappedMarker = Symbol.for('graceful-ai.gracefulTool');
 /** The model-visible budget when `retries` is not given (pydantic-ai's default). */
 export const defaultToolRetries = 1;
+/** How much of an invalid call's input the model is shown again (characters). */
+const MAX_INPUT_SHOWN = 500;
 /** How many recent call ids a wrapper remembers to recognise its own results when it has no name. */
 const REMEMBERED_CALL_IDS = 512;
 
@@ -191,8 +195,12 @@ function nameFromHistory(
  *   unchanged. Wrapping a wrapped tool merges the options (the newer ones win).
  */
 export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToolOptions = {}): TOOL {
+  // Only the options given: one given as `undefined` must not hide an earlier wrapper's, a `gracefulTools` default or
+  // a drop-in's (`{ ...defaults, ...options }` would).
+  const given: Record<string, unknown> = { ...options };
+  for (const key in given) if (given[key] === undefined) delete given[key];
   const prior = wrappedInfo(tool);
-  if (prior) return gracefulTool(prior.original as TOOL, { ...prior.options, ...options });
+  if (prior) return gracefulTool(prior.original as TOOL, { ...prior.options, ...given });
   const original = tool as unknown as LooseTool;
   // Called with the tool as `this`, as the SDK would: class-based tools keep their fields.
   const originalExecute = boundExecute(original);
@@ -202,7 +210,7 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     checkToolResilienceOptions(options);
     return tool;
   }
-  const settings: Readonly<GracefulToolOptions> = { ...options };
+  const settings: Readonly<GracefulToolOptions> = given;
   const retries = settings.retries ?? defaultToolRetries;
   const graceful = settings.graceful ?? true;
   const maxIdenticalCalls = settings.maxIdenticalCalls ?? defaultMaxIdenticalCalls;
@@ -285,12 +293,17 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
     if (invalid !== undefined) {
       const name = toolName ?? 'this tool';
       const issues = issuesText(invalid.error);
-      const error = new InvalidToolInputError({
+      const fields = {
         toolName: name,
         toolInput: safeJson(invalid.value) ?? String(invalid.value),
         cause: invalid.error,
-        ...(issues ? { message: `Invalid input for tool ${name}: ${issues}` } : {}),
-      });
+      };
+      const what = issues
+        ? `Invalid input for tool ${name}: ${issues}`
+        : new InvalidToolInputError(fields).message;
+      // What the model sent, bounded (redacted with the rest of the text where the model reads it).
+      const sent = modelText.inputSent(truncateText(fields.toolInput, MAX_INPUT_SHOWN));
+      const error = new InvalidToolInputError({ ...fields, message: `${what}\n${sent}` });
       return Promise.resolve().then(() => onFailure(error, call, info));
     }
     // The same call again after `maxIdenticalCalls` identical ones is not run: the model reads the earlier result.
@@ -340,6 +353,9 @@ export function gracefulTool<TOOL extends Tool>(tool: TOOL, options: GracefulToo
   if (typeof needsApproval === 'function') {
     wrapped.needsApproval = (input, approvalOptions) =>
       invalidInputOf(input) ? false : needsApproval.call(original, input, approvalOptions);
+  } else if (needsApproval === true) {
+    // Invalid input goes back to the model, as the SDK does for it: nobody is asked to approve a call that fails.
+    wrapped.needsApproval = (input) => !invalidInputOf(input);
   }
   return wrapped as unknown as TOOL;
 }

@@ -1,5 +1,6 @@
 import type { ToolResultPart } from 'ai';
 import { AggregateToolError, type ToolFailure } from '../../../src/errors/aggregate-tool-error.js';
+import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
 
 const loudMarker = Symbol.for('graceful-ai.loudToolFailure');
 
@@ -18,9 +19,16 @@ export class LoudToolFailure {
     private readonly group: ToolFailure[],
   ) {}
 
-  /** The error the run fails with: the tool's own error, or an aggregate of the step's loud failures. */
+  /**
+   * The error the run fails with: the tool's own error; with several in the step, an aggregate of them, unless every
+   * one is a used-up budget: then this one's `UnexpectedModelBehavior` (the SDK throws the first call's), as
+   * pydantic-ai stops at the first tool over its retries. Each call's own error stays on its tool part.
+   */
   get runError(): unknown {
-    return this.group.length >= 2 ? new AggregateToolError({ errors: [...this.group] }) : this.failure.error;
+    const { group } = this;
+    const aggregate =
+      group.length >= 2 && !group.every((failure) => UnexpectedModelBehavior.isInstance(failure.error));
+    return aggregate ? new AggregateToolError({ errors: [...group] }) : this.failure.error;
   }
 
   /** How the placeholder serializes where the SDK shows results (stream parts, UI messages). */

@@ -10,10 +10,12 @@ const ERROR_OUTPUTS = new Set(['error-text', 'error-json']);
  * How many consecutive steps of THIS run ended with the tool failing, read from the messages the AI SDK
  * passes to `execute` (stateless, so concurrent runs sharing a tool never share a count).
  *
- * Walks back from the newest message: a step where the tool succeeded ends the walk (a success resets the
- * count), a step where it only failed adds one, a step without it is skipped. A `user` message ends the walk
- * too: it starts a new run (or, for steering messages, new instructions), so history from earlier runs never
- * counts. Several failed calls of the tool in one step count once, as in pydantic-ai.
+ * Walks back from the newest message: a step where the tool failed adds one, also when another call of it in
+ * that step succeeded (as pydantic-ai counts it since its #6581: a model pairing a failing call with a succeeding
+ * one would otherwise never run out of retries); a step where it only succeeded ends the walk (a success resets
+ * the count); a step without it is skipped. A `user` message ends the walk too: it starts a new run (or, for
+ * steering messages, new instructions), so history from earlier runs never counts. Several failed calls of the
+ * tool in one step count once, as in pydantic-ai.
  */
 export function countConsecutiveFailures(
   messages: readonly ModelMessage[] | undefined,
@@ -26,13 +28,15 @@ export function countConsecutiveFailures(
     if (message === undefined || message.role === 'user') break;
     if (message.role !== 'tool') continue;
     let failed = false;
+    let succeeded = false;
     for (const part of message.content) {
       // A repair's synthetic result (a call the history left unanswered) is no failure of the tool's.
       if (part.type !== 'tool-result' || !matches(part) || isInterruptedResult(part)) continue;
-      if (!ERROR_OUTPUTS.has(part.output.type)) return failures;
-      failed = true;
+      if (ERROR_OUTPUTS.has(part.output.type)) failed = true;
+      else succeeded = true;
     }
     if (failed) failures++;
+    else if (succeeded) return failures;
   }
   return failures;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { streamText } from '../../../adapters/ai-sdk/index.js';
+import { streamText, UnexpectedModelBehavior } from '../../../adapters/ai-sdk/index.js';
 import { isResetPart } from '../../../adapters/ui/index.js';
+import { chatAgent } from '../../../examples/chat-ui/chat-agent.js';
 import { demoScript } from '../../../examples/chat-ui/demo-script.js';
 import { providers } from '../../../examples/demo/provider.js';
 import { assistantPrefill, type MockServer, startMockServer } from '../../../mocks/index.js';
@@ -46,4 +47,20 @@ describe('examples/chat-ui demo script', () => {
       [false, answer.slice(0, 40).trimEnd()],
     ]);
   });
+
+  it.each(['openai', 'anthropic', 'google'] as const)(
+    '%s: the weather scene answers from the tool for a known city; for another, the budget runs out',
+    async (name) => {
+      const provider = providers[name];
+      const agent = chatAgent(provider.models(provider.mockURL(mock))(provider.defaultModel));
+      const paris = await agent.generate({ prompt: 'What is the weather in Paris?' });
+      expect(paris.text).toBe('The weather in Paris: Sunny, 24 °C.');
+      mock.setScript(demoScript);
+      const error = await agent
+        .generate({ prompt: 'What is the weather in Atlantis?' })
+        .catch((e: unknown) => e);
+      expect(UnexpectedModelBehavior.isInstance(error)).toBe(true);
+      expect(mock.requests).toHaveLength(2);
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoScript } from '../../../examples/chat-ui/demo-script.js';
 import { type ChatServer, startChatServer } from '../../../examples/chat-ui/server.js';
 import { type MockServer, reply, startMockServer, streamFault } from '../../../mocks/index.js';
 
@@ -58,14 +59,41 @@ describe('examples/chat-ui server', () => {
         : reply.text('Paris.'),
     );
     const streamed = await (await post(question('chat-c', 'Capital of France?'))).text();
-    // The live stream still carries the reset, so the page can hide what it already showed.
-    expect(streamed).toContain('graceful-ai.reset');
+    // The live stream tells the page to drop what it already showed with the SDK's own chunk.
+    expect(streamed).toContain('"type":"reset-step"');
+    expect(streamed).not.toContain('graceful-ai.reset');
     const [, answer] = (await persisted('chat-c')) as Array<{
       parts: Array<{ type: string; text?: string }>;
     }>;
     expect(answer!.parts).toEqual([
       { type: 'step-start' },
       expect.objectContaining({ type: 'text', text: 'Paris.' }),
+    ]);
+  });
+
+  it('a weather question calls the agent’s tool, and the answer uses its result', async () => {
+    mock.setScript(demoScript);
+    await (await post(question('chat-d', 'What is the weather in Paris?'))).text();
+    const [, answer] = (await persisted('chat-d')) as Array<{ parts: Array<Record<string, unknown>> }>;
+    expect(answer!.parts).toEqual([
+      { type: 'step-start' },
+      expect.objectContaining({ type: 'tool-weather', state: 'output-available' }),
+      { type: 'step-start' },
+      expect.objectContaining({ type: 'text', text: 'The weather in Paris: Sunny, 24 °C.' }),
+    ]);
+  });
+
+  it('a tool budget running out: the stream ends with the error, then finish; both calls persisted as failed', async () => {
+    mock.setScript(demoScript);
+    const streamed = await (await post(question('chat-e', 'What is the weather in Atlantis?'))).text();
+    expect(streamed).toContain('data: {"type":"error","errorText":"An error occurred."}');
+    expect(streamed).toMatch(/"type":"finish","finishReason":"error"\}\n\ndata: \[DONE\]\n\n$/);
+    expect(streamed).not.toContain('gracefulAi');
+    const [, answer] = (await persisted('chat-e')) as Array<{ parts: Array<Record<string, unknown>> }>;
+    const calls = answer!.parts.filter((part) => part.type === 'tool-weather');
+    expect(calls.map((call) => [call.state, call.errorText])).toEqual([
+      ['output-error', expect.stringContaining('No weather station in "Atlantis"')],
+      ['output-error', 'The tool call failed and the run stopped.'],
     ]);
   });
 

@@ -34,6 +34,7 @@ import { StreamStalledError } from '../../../src/errors/stream-stalled-error.js'
 import { ToolTimeoutError } from '../../../src/errors/tool-timeout-error.js';
 import { TurnDeadlineError } from '../../../src/errors/turn-deadline-error.js';
 import { UnexpectedModelBehavior } from '../../../src/errors/unexpected-model-behavior.js';
+import { UnfinishedToolCallError } from '../../../src/errors/unfinished-tool-call-error.js';
 import * as session from '../../../src/session/index.js';
 
 interface ErrorClass {
@@ -196,6 +197,11 @@ const rows: Row[] = [
     Class: UnexpectedModelBehavior,
     make: () => new UnexpectedModelBehavior({ toolName: 'search', retries: 2, cause }),
   },
+  {
+    name: 'UnfinishedToolCallError',
+    Class: UnfinishedToolCallError,
+    make: () => new UnfinishedToolCallError({ toolName: 'search', toolCallId: 'c1', endedRun: false, cause }),
+  },
 ];
 
 describe('error classes follow the house rule', () => {
@@ -275,6 +281,14 @@ describe('error classes follow the house rule', () => {
       ending: 'no-finish',
       charsEmitted: 0,
     });
+  });
+
+  it('UnfinishedToolCallError: its text, which a chat UI shows, is the message alone; the run’s error is the cause', () => {
+    const ended = new UnfinishedToolCallError({ toolName: 't', toolCallId: 'c1', endedRun: true, cause });
+    expect(ended).toMatchObject({ toolName: 't', toolCallId: 'c1', endedRun: true, cause });
+    expect(String(ended)).toBe('The tool call failed and the run stopped.');
+    const open = new UnfinishedToolCallError({ toolName: 't', toolCallId: 'c2', endedRun: false, cause });
+    expect(String(open)).toBe('The run failed before the tool call finished.');
   });
 
   it('RpcError without a message still says what failed and what to do', () => {

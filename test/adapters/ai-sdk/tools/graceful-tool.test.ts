@@ -194,7 +194,7 @@ describe('gracefulTool: what the model sees', () => {
       JSON.stringify(plainModel.doGenerateCalls[0]?.tools),
     );
     expect(errorTexts(model)).toEqual([
-      `AI_InvalidToolInputError: Invalid input for tool weather: city: Invalid input: expected string, received undefined${GUIDE}`,
+      `AI_InvalidToolInputError: Invalid input for tool weather: city: Invalid input: expected string, received undefined\nThe input was: {"town":"Paris"}${GUIDE}`,
     ]);
     expect(execute).not.toHaveBeenCalled();
     expect(onInputAvailable).not.toHaveBeenCalled();

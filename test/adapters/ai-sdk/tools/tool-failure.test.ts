@@ -233,6 +233,21 @@ describe('the drop-ins install gracefulRepairToolCall', () => {
     expect(errorTexts(model)).toEqual([]);
   });
 
+  it.each([
+    ['generateText', 'repairToolCall'],
+    ['generateText', 'experimental_repairToolCall'],
+    ['streamText', 'repairToolCall'],
+    ['streamText', 'experimental_repairToolCall'],
+  ] as const)('%s: the caller’s %s that repairs nothing, then graceful-ai’s text', async (api, name) => {
+    const model = unknownThenText();
+    const repair = vi.fn(async () => null);
+    const options = { model, prompt: 'go', tools: { weather }, stopWhen: isStepCount(3), [name]: repair };
+    if (api === 'generateText') await generateText(options);
+    else await streamText(options).text;
+    expect(repair).toHaveBeenCalledOnce();
+    expect(errorTexts(model)).toEqual([expect.stringContaining(FIX)]);
+  });
+
   it('gracefulTools: false leaves tools and the repair hook alone (the SDK default)', async () => {
     const model = unknownThenText();
     await generateText({

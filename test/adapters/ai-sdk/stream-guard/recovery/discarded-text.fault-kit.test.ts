@@ -9,8 +9,12 @@ import {
   isStepCount,
   type ModelMessage,
   readUIMessageStream,
+  toUIMessageStream as sdkToUIMessageStream,
+  type TextStreamPart,
+  type ToolSet,
   tool,
   type UIMessage,
+  type UIMessageChunk,
 } from 'ai';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -77,6 +81,20 @@ async function lastMessage(stream: ReadableStream<never> | AsyncIterable<unknown
   return last;
 }
 
+/** The UI chunks of a stream, in order. */
+async function chunksOf(stream: AsyncIterable<UIMessageChunk>): Promise<UIMessageChunk[]> {
+  const chunks: UIMessageChunk[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
+
+/** What a client holds when the result's parts went through `ai`'s own converter, which keeps a reset `custom`. */
+function sdkUIStream<T extends ToolSet>(result: {
+  stream: ReadableStream<TextStreamPart<T>>;
+}): ReadableStream<UIMessageChunk> {
+  return sdkToUIMessageStream({ stream: result.stream });
+}
+
 const texts = (message: UIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []));
 const partTypes = (message: UIMessage) => message.parts.map((p) => p.type);
 
@@ -122,11 +140,26 @@ describe.each(['chat', 'responses'] as const)('discarded text after a reset (%s)
   const unstored = { openai: { store: false } };
 
   describe('in the chat UI', () => {
-    it('the UI stream carries the reset, and withoutDiscarded shows only the recovered answer', async () => {
+    it('the UI stream sends reset-step: the client holds only the recovered answer, with no helper', async () => {
       mock(cutThenOtherAnswer);
       const result = streamText({ model, prompt: 'hi', streamGuard: noSleep });
-      const shown = await lastMessage(result.toUIMessageStream());
-      // The live stream keeps the reset part: it is how the client learns to hide what it already rendered.
+      const chunks = await chunksOf(result.toUIMessageStream());
+      const reset = chunks.findIndex((chunk) => chunk.type === 'reset-step');
+      expect(chunks.slice(0, reset)).toContainEqual(
+        expect.objectContaining({ type: 'text-delta', delta: 'Hmm,' }),
+      );
+      expect(chunks.filter((chunk) => chunk.type === 'custom')).toEqual([]);
+      const shown = await lastMessage(
+        streamText({ model, prompt: 'hi', streamGuard: noSleep }).toUIMessageStream(),
+      );
+      expect(partTypes(shown)).toEqual(['step-start', 'text']);
+      expect(texts(shown)).toEqual([ANSWER]);
+    });
+
+    it('ai’s own converter keeps the reset as a custom part, which withoutDiscarded hides', async () => {
+      mock(cutThenOtherAnswer);
+      const result = streamText({ model, prompt: 'hi', streamGuard: noSleep });
+      const shown = await lastMessage(sdkUIStream(result));
       expect(partTypes(shown)).toEqual(['step-start', 'text', 'custom', 'text']);
       expect(texts(shown)).toEqual([DISCARDED, ANSWER]);
       const clean = withoutDiscarded(shown);
@@ -147,14 +180,16 @@ describe.each(['chat', 'responses'] as const)('discarded text after a reset (%s)
       const onFinish = vi.fn();
       const result = streamText({ model, prompt: 'hi', tools: { add }, streamGuard: noSleep });
       const shown = await lastMessage(result.toUIMessageStream({ onFinish }));
-      expect(shown.parts).toContainEqual(
-        expect.objectContaining({ type: 'tool-add', state: 'input-streaming' }),
-      );
-      expect(withoutDiscarded(shown).parts).toEqual([
+      expect(shown.parts).toEqual([
         { type: 'step-start' },
         expect.objectContaining({ type: 'text', text: ANSWER }),
       ]);
-      expect(partTypes(uiEnd(onFinish).responseMessage)).toEqual(['step-start', 'text']);
+      expect(uiEnd(onFinish).responseMessage).toEqual(shown);
+      const sdkShown = await lastMessage(sdkUIStream(result));
+      expect(sdkShown.parts).toContainEqual(
+        expect.objectContaining({ type: 'tool-add', state: 'input-streaming' }),
+      );
+      expect(withoutDiscarded(sdkShown).parts).toEqual(shown.parts);
     });
   });
 
@@ -179,12 +214,15 @@ describe.each(['chat', 'responses'] as const)('discarded text after a reset (%s)
       }
     });
 
-    it('toUIMessageStreamResponse: the body still carries the reset, onFinish persists the clean message', async () => {
+    it('toUIMessageStreamResponse: the body carries reset-step, onFinish persists the clean message', async () => {
       mock(cutThenOtherAnswer);
       const onFinish = vi.fn();
       const result = streamText({ model, prompt: 'hi', streamGuard: noSleep });
-      const sent = await result.toUIMessageStreamResponse({ onFinish, headers: { 'x-app': '1' } }).text();
-      expect(sent).toContain('graceful-ai.reset');
+      const response = result.toUIMessageStreamResponse({ onFinish, headers: { 'x-app': '1' } });
+      expect(response.headers.get('x-app')).toBe('1');
+      const sent = await response.text();
+      expect(sent).toContain('"type":"reset-step"');
+      expect(sent).not.toContain('graceful-ai.reset');
       expect(sent).toContain('"delta":"Hmm,"');
       const { responseMessage } = uiEnd(onFinish);
       expect(texts(responseMessage)).toEqual([ANSWER]);
@@ -199,7 +237,7 @@ describe.each(['chat', 'responses'] as const)('discarded text after a reset (%s)
       await response.finished;
       await vi.waitFor(() => expect(onFinish).toHaveBeenCalledOnce());
       expect(response.statusCode).toBe(201);
-      expect(response.body).toContain('graceful-ai.reset');
+      expect(response.body).toContain('"type":"reset-step"');
       expect(texts(uiEnd(onFinish).responseMessage)).toEqual([ANSWER]);
     });
 
@@ -209,7 +247,7 @@ describe.each(['chat', 'responses'] as const)('discarded text after a reset (%s)
       );
       let persisted: UIMessage[] = [];
       const first = streamText({ model, prompt: 'hi', streamGuard: noSleep });
-      const shown = await lastMessage(
+      await lastMessage(
         first.toUIMessageStream({
           originalMessages: [user],
           onFinish: ({ messages }) => {
@@ -217,6 +255,7 @@ describe.each(['chat', 'responses'] as const)('discarded text after a reset (%s)
           },
         }),
       );
+      const shown = await lastMessage(sdkUIStream(first));
       const thanks: UIMessage = { id: 'u2', role: 'user', parts: [{ type: 'text', text: 'Thanks' }] };
       const next = streamText({
         model,
@@ -309,10 +348,10 @@ describe.each(['chat', 'responses'] as const)('discarded text after a reset (%s)
     it.each(['streamText', 'generateText', 'streamText, streamGuard: false'] as const)(
       '%s: a prompt from chat messages the client did not clean carries no discarded text',
       async (dropIn) => {
-        // The client's useChat state, sent back as it is: the discarded text and the reset part included.
+        // A client of ai's own converter, sending its state back as it is: discarded text and reset part included.
         mock(cutThenOtherAnswer);
         const shown = await lastMessage(
-          streamText({ model, prompt: 'hi', streamGuard: noSleep }).toUIMessageStream(),
+          sdkUIStream(streamText({ model, prompt: 'hi', streamGuard: noSleep })),
         );
         expect(texts(shown)).toContain(DISCARDED);
         msw.resetHandlers();

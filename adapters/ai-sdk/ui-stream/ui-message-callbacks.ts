@@ -2,24 +2,27 @@ import type { UIMessage } from 'ai';
 import { withoutDiscarded } from '../../ui/without-discarded.js';
 
 /** The UI stream callbacks that hand the app messages to store (their deprecated aliases included). */
-const messageCallbacks = ['onEnd', 'onFinish', 'onStepEnd', 'onStepFinish'] as const;
+export const messageCallbacks = ['onEnd', 'onFinish', 'onStepEnd', 'onStepFinish'] as const;
+
+/** The same callbacks in the agent UI helpers' options, where `onStepEnd` is the generation's. */
+export const agentMessageCallbacks = ['onEnd', 'onFinish', 'onUIMessageStepEnd'] as const;
 
 /**
- * The options of `toUIMessageStream` (also `toUIMessageStreamResponse`, `pipeUIMessageStreamToResponse`) with
- * callbacks that receive `responseMessage` and `messages` without what a reset discarded, so what an app persists
- * never holds discarded text. The stream itself is unchanged: it still carries the reset part, which is how a
- * client learns to hide text it has already shown. Options without such callbacks are returned as they are.
+ * The options of a UI stream (`toUIMessageStream`, `toUIMessageStreamResponse`, `pipeUIMessageStreamToResponse`,
+ * the agent UI helpers) with callbacks that receive `responseMessage` and `messages` without what a reset discarded,
+ * so what an app persists never holds discarded text: the same message a client holds once it applied the stream's
+ * `reset-step` (see `resetStepRenderer`). Options without such callbacks are returned as they are.
  */
-export function withCleanUIMessages(options: unknown): unknown {
+export function withCleanUIMessages<T>(options: T, callbacks: readonly string[] = messageCallbacks): T {
   if (typeof options !== 'object' || options === null) return options;
   let wrapped: Record<string, unknown> | undefined;
-  for (const name of messageCallbacks) {
+  for (const name of callbacks) {
     const callback = (options as Record<string, unknown>)[name];
     if (typeof callback !== 'function') continue;
-    wrapped ??= { ...options };
+    wrapped ??= { ...(options as Record<string, unknown>) };
     wrapped[name] = (event: unknown) => callback(withCleanMessages(event));
   }
-  return wrapped ?? options;
+  return (wrapped as T | undefined) ?? options;
 }
 
 /** The event with clean `responseMessage` and `messages`; the same event when neither held a reset. */
