@@ -1,6 +1,7 @@
 import type { Emitter } from './emitter.js';
 import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';
+import { count } from './otel/otel-metrics.js';
 import { type ToolEventMap, toolEvents } from './tool-events.js';
 import type { TurnTrace } from './trace.js';
 
@@ -22,7 +23,10 @@ interface CircuitSinks {
 
 /** Counts an opening in `circuit_breaker_opens`, logs the transition, traces it and emits `circuit_state`. */
 export function reportCircuitChange(sinks: CircuitSinks, event: ToolEventMap['circuit_state']): void {
-  if (event.to === 'open') sinks.metrics.circuitOpened(event.toolName);
+  if (event.to === 'open') {
+    sinks.metrics.circuitOpened(event.toolName);
+    count('breakerOpens', { 'graceful_ai.scope': 'tool', 'gen_ai.tool.name': event.toolName });
+  }
   sinks.logger.info(`Circuit of tool '${event.toolName}': ${event.from} → ${event.to}`);
   sinks.trace?.record({
     event_type: 'circuit_state',

@@ -4,6 +4,7 @@ import { type CircuitListener, reportCircuitChange } from './circuit-changes.js'
 import type { Emitter } from './emitter.js';
 import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';
+import { count } from './otel/otel-metrics.js';
 import { type CircuitState, type FailureDecision, type ToolEventMap, toolEvents } from './tool-events.js';
 import type { TurnTrace } from './trace.js';
 
@@ -47,6 +48,7 @@ export class ToolTelemetry implements CircuitListener {
   retrying({ circuitState, ...event }: ToolEventMap['tool_retry'] & { circuitState?: CircuitState }): void {
     this.metrics.attemptFailed(event.toolName, event.classification);
     this.metrics.retried(event.toolName);
+    count('retries', { 'graceful_ai.scope': 'tool', 'gen_ai.tool.name': event.toolName });
     this.logger.warn(
       `Tool '${event.toolName}' failed (attempt ${event.attempt}/${event.maxRetries + 1}), retrying in ` +
         `${(event.delayMs / 1000).toFixed(1)}s: ${errorText(event.error)}`,

@@ -4,6 +4,7 @@ import { CircuitOpenError } from '../errors/circuit-open-error.js';
 import type { CooldownError } from '../errors/cooldown-error.js';
 import { errorMarker, hasMarker } from '../errors/graceful-error.js';
 import { ToolTimeoutError } from '../errors/tool-timeout-error.js';
+import { ToolAttemptSpans } from '../observe/otel/tool-attempt-spans.js';
 import type { CircuitState, FailureDecision } from '../observe/tool-events.js';
 import { defaultTelemetry, type ToolTelemetry } from '../observe/tool-telemetry.js';
 import { isThenable } from '../util/shape.js';
@@ -219,6 +220,8 @@ export async function runRetries<T>(
   const budget = settings.maxTotalTimeMs;
   const gate = coordination && cooldownGate(coordination, toolCooldownKey(tool));
   const start = clock.now();
+  // Under the SDK's tool span (when it records one): a span per attempt.
+  const spans = ToolAttemptSpans.forCall(tool);
   let circuitState: CircuitState | undefined;
   let asyncBreaker = false; // the breaker's store answers asynchronously (a shared one, e.g. in Redis)
   /** The previous attempt's failure, kept for `keepOwnError`. */
@@ -233,6 +236,7 @@ export async function runRetries<T>(
     retryAfterMs?: number,
   ): RetryOutcome<T> => {
     telemetry.failed({ toolName: tool, attempts, error, classification, decision, ranTool, circuitState });
+    spans?.end({ decision: `give_up:${decision}`, error, classification });
     return retryAfterMs === undefined
       ? { ok: false, error, classification, decision, attempts }
       : { ok: false, error, classification, decision, attempts, retryAfterMs };
@@ -294,7 +298,8 @@ export async function runRetries<T>(
     const attemptTimeoutMs =
       timeoutMs === undefined ? undefined : Math.max(1, Math.min(timeoutMs, remaining));
     try {
-      const value = await withTimeout((attemptSignal) => fn({ attempt, signal: attemptSignal }), {
+      const call = (attemptSignal: AbortSignal) => () => fn({ attempt, signal: attemptSignal });
+      const value = await withTimeout((s) => (spans ? spans.run(attempt, call(s)) : call(s)()), {
         timeoutMs: attemptTimeoutMs,
         signal,
         toolName: tool,
@@ -302,6 +307,7 @@ export async function runRetries<T>(
       });
       if (breaker && permit) circuitState = await recordSuccess(breaker, permit, asyncBreaker, telemetry);
       telemetry.succeeded({ toolName: tool, attempts: attempt, circuitState });
+      spans?.end({ decision: 'ok' });
       return { ok: true, value, attempts: attempt };
     } catch (error) {
       const aborted = signal?.aborted === true;
@@ -362,6 +368,7 @@ export async function runRetries<T>(
         classification,
         circuitState,
       });
+      spans?.end({ decision: 'retry', error, classification, delayMs });
       try {
         await (sleep ?? abortableSleep)(delayMs, signal);
       } catch (reason) {

@@ -1,5 +1,6 @@
 import type { Classification } from '../classify/types.js';
 import type { ModelRef } from '../errors/failover-error.js';
+import type { AttemptTelemetry, UsageFacts } from '../observe/otel/guard-telemetry.js';
 import type { Clock } from '../util/time.js';
 import type { ToolHistoryRepair } from './tool-history-repair.js';
 
@@ -45,6 +46,8 @@ export class AttemptRecorder {
   recovery: RecoveryKind | undefined;
   /** Set when the call's prompt was repaired. */
   toolHistoryRepair: ToolHistoryRepair | undefined;
+  /** The provider's token count for the attempt, when it answered or sent a finish part (for its span). */
+  usage: UsageFacts | undefined;
   readonly #startedAt: number;
 
   constructor(
@@ -52,8 +55,15 @@ export class AttemptRecorder {
     readonly mode: AttemptMode,
     readonly model: ModelRef,
     private readonly clock: Clock,
+    /** The attempt's span and metrics, when the call records telemetry. */
+    readonly telemetry?: AttemptTelemetry,
   ) {
     this.#startedAt = clock.now();
+  }
+
+  /** Sends the attempt's request: with its span active, when it has one. */
+  run<T>(send: () => T): T {
+    return this.telemetry ? this.telemetry.run(send) : send();
   }
 
   /** The request's name, e.g. `stream attempt 2 (anthropic.messages:claude-sonnet-4-5)`. */
@@ -77,6 +87,7 @@ export class AttemptRecorder {
       record.error = describeError(failure.error);
       record.classification = { ...failure.classification };
     }
+    this.telemetry?.end(record, this.usage);
     return record;
   }
 }

@@ -10,7 +10,12 @@ import { type Coordination, checkCoordination } from '../../../src/policy/coordi
 import { defaultTurnTimeoutMs, type TurnDeadlineReport } from '../../../src/policy/turn-deadline.js';
 import { checkCount, checkFunction, checkOptionsObject, checkTimeoutMs } from '../../../src/util/validate.js';
 import { resolveModel } from '../stream-guard/models/resolve-model.js';
-import { reportFailureKey, resolveOptions, type StreamGuardOptions } from '../stream-guard/options.js';
+import {
+  reportFailureKey,
+  resolveOptions,
+  type StreamGuardOptions,
+  telemetryKey,
+} from '../stream-guard/options.js';
 import { guardMiddleware } from '../stream-guard/stream-guard.js';
 import { type GracefulRepairOptions, repairHook } from '../tools/graceful-repair-tool-call.js';
 import { type GracefulToolOptions, gracefulTools } from '../tools/graceful-tool.js';
@@ -81,6 +86,30 @@ interface SdkCallOptions {
   experimental_repairToolCall?: ToolCallRepairFunction<any>;
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's PrepareStepFunction is generic over the caller's tools.
   prepareStep?: PrepareStepFunction<any, any>;
+  telemetry?: SdkTelemetry;
+  experimental_telemetry?: SdkTelemetry;
+}
+
+/** What of the SDK's `telemetry` option decides whether it records telemetry. */
+interface SdkTelemetry {
+  isEnabled?: boolean;
+  integrations?: unknown;
+}
+
+/**
+ * Whether the AI SDK records telemetry for a call, as its dispatcher decides: not turned off, and an integration
+ * given with the call or registered (`registerTelemetry`). The guard then records its spans in the same trace.
+ */
+export function sdkRecordsTelemetry(
+  options: Pick<SdkCallOptions, 'telemetry' | 'experimental_telemetry'>,
+): boolean {
+  const telemetry = options.telemetry ?? options.experimental_telemetry;
+  if (telemetry?.isEnabled === false) return false;
+  const given = telemetry?.integrations;
+  if (given != null) return !Array.isArray(given) || given.length > 0;
+  const registered = (globalThis as { AI_SDK_TELEMETRY_INTEGRATIONS?: unknown[] })
+    .AI_SDK_TELEMETRY_INTEGRATIONS;
+  return (registered?.length ?? 0) > 0;
 }
 
 /**
@@ -180,6 +209,7 @@ export function guardCallOptions<O extends SdkCallOptions & GracefulCallOptions>
               coordination,
               ...guardSettings,
               [reportFailureKey]: failRun,
+              [telemetryKey]: sdkRecordsTelemetry(options),
             },
             'streamGuard.',
           ),

@@ -14,7 +14,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { Classification } from '../../../src/classify/types.js';
 import { CircuitOpenError } from '../../../src/errors/circuit-open-error.js';
-import { EmptyAnswerError } from '../../../src/errors/empty-answer-error.js';
+import type { GuardTelemetry } from '../../../src/observe/otel/guard-telemetry.js';
 import { decideRetry, type RetryDecision } from '../../../src/policy/retry-decision.js';
 import { type AttemptMode, type AttemptRecord, AttemptRecorder } from '../../../src/stream/attempt-record.js';
 import { SingleUseRequest } from '../../../src/stream/single-use-request.js';
@@ -22,14 +22,15 @@ import type { ToolHistoryRepair } from '../../../src/stream/tool-history-repair.
 import { type AttemptPhase, classifyAttemptFailure } from './attempt/attempt-failure.js';
 import { EmptyAnswers, emptyResult } from './attempt/empty-answer.js';
 import {
+  asTheSdkWould,
   endWithErrorPart,
   erroredStream,
   relayRest,
-  sdkRetryError,
   toError,
 } from './attempt/failure-surfacing.js';
 import { InBandError, incompleteFinish, missingFinish, readPreamble } from './attempt/preamble.js';
 import { StreamAttempt } from './attempt/stream-attempt.js';
+import { callTelemetry, observeGuardEvent } from './call-telemetry.js';
 import { type Admission, ModelChain } from './models/model-chain.js';
 import { modelRef } from './models/model-key.js';
 import { GUARD_METADATA_KEY, type Resolved, type StreamGuardEventMap } from './options.js';
@@ -54,16 +55,19 @@ export class GuardedCall {
   readonly #emptyAnswers = new EmptyAnswers();
   /** How the call's history was repaired before it was sent (see `prompt-repair.ts`), if it was. */
   readonly #repair: ToolHistoryRepair | undefined;
+  /** Its spans and metrics (`call-telemetry.ts`), when recorded. */
+  readonly #telemetry: GuardTelemetry | undefined;
 
   constructor(
     model: LanguageModelV4,
     given: LanguageModelV4CallOptions,
     private readonly options: Resolved,
   ) {
+    this.#telemetry = callTelemetry(options);
     const { params, repair } = sentParams(given);
     this.#repair = repair;
     if (repair) this.#emit('tool_history_repaired', { repair });
-    this.#chain = new ModelChain(model, params, options.failover);
+    this.#chain = new ModelChain(model, params, options.failover, this.#telemetry);
     this.#signal = params.abortSignal;
   }
 
@@ -76,7 +80,9 @@ export class GuardedCall {
       try {
         admission = await this.#chain.admit();
         const { model, params } = this.#chain;
-        const result = await new SingleUseRequest(recorder.request, () => model.doGenerate(params)).stream();
+        const send = () => recorder.run(() => model.doGenerate(params));
+        const result = await new SingleUseRequest(recorder.request, send).stream();
+        recorder.usage = result.usage;
         const empty = emptyResult(result);
         if (empty) throw empty;
         this.#attempts.push(recorder.finish());
@@ -101,7 +107,7 @@ export class GuardedCall {
       let opened: LanguageModelV4StreamResult | undefined;
       try {
         admission = await this.#chain.admit();
-        attempt = new StreamAttempt(this.#chain.model, this.#chain.params, this.options, recorder.request);
+        attempt = new StreamAttempt(this.#chain.model, this.#chain.params, this.options, recorder);
         opened = await attempt.open();
         await readPreamble(attempt, held);
         return { ...opened, stream: this.#committed(n, attempt, recorder, held, admission) };
@@ -165,7 +171,12 @@ export class GuardedCall {
     if (this.#failOver(record, error, classification)) return 0;
     this.#emit('stream_failed', { attempt: record, attempts: [...this.#attempts], error });
     throw this.#chain.finalError(error, classification, () =>
-      this.#asTheSdkWould(error, decision?.reason === 'exhausted'),
+      asTheSdkWould(this.#earlyErrors, {
+        dropIn: this.options.reportFailure !== undefined,
+        aborted: this.#signal?.aborted === true,
+        maxRetries: this.options.retry.maxRetries,
+        exhausted: decision?.reason === 'exhausted',
+      }),
     );
   }
 
@@ -178,22 +189,6 @@ export class GuardedCall {
     this.#earlyErrors.length = 0;
     this.#emit('stream_failover', { attempt: record, ...moved });
     return true;
-  }
-
-  /**
-   * For the drop-ins, the error the SDK's own retries would have ended with: the error itself after one attempt (or
-   * with `maxRetries: 0`), else a `RetryError` listing every attempt's error, as `maxRetriesExceeded` when the retries
-   * were used up and `errorNotRetryable` when a later attempt failed for good.
-   */
-  #asTheSdkWould(error: unknown, exhausted: boolean): unknown {
-    const single =
-      this.options.reportFailure === undefined ||
-      // The SDK would have passed an empty answer on: no `RetryError` to keep, the error says what happened.
-      EmptyAnswerError.isInstance(error) ||
-      this.#signal?.aborted === true ||
-      this.options.retry.maxRetries === 0 ||
-      this.#earlyErrors.length === 1;
-    return single ? error : sdkRetryError(this.#earlyErrors, exhausted);
   }
 
   #retryDecision(classification: Classification): RetryDecision {
@@ -225,6 +220,7 @@ export class GuardedCall {
     let finished = false;
     const pass = (controller: ReadableStreamDefaultController<Part>, part: Part) => {
       if (part.type === 'finish') {
+        recorder.usage = part.usage;
         // An ending that is no completion is a failure like a cut: recovered, or the call fails with it.
         const incomplete = incompleteFinish(part, emitted.chars);
         if (incomplete) throw incomplete;
@@ -265,6 +261,7 @@ export class GuardedCall {
         },
         cancel: (reason) => {
           sink.cancelled = true;
+          this.#telemetry?.cancelled();
           if (!done) void admission.settle('ignored');
           return sink.attempt.cancel(reason);
         },
@@ -376,7 +373,9 @@ export class GuardedCall {
   }
 
   #recorder(n: number, mode: AttemptMode): AttemptRecorder {
-    const recorder = new AttemptRecorder(n, mode, modelRef(this.#chain.model), this.options.clock);
+    const model = modelRef(this.#chain.model);
+    const telemetry = this.#telemetry?.attempt(n, mode, model);
+    const recorder = new AttemptRecorder(n, mode, model, this.options.clock, telemetry);
     recorder.toolHistoryRepair = this.#repair;
     return recorder;
   }
@@ -391,5 +390,6 @@ export class GuardedCall {
 
   #emit<K extends keyof StreamGuardEventMap>(type: K, payload: StreamGuardEventMap[K]) {
     this.options.emit(type, payload);
+    if (this.#telemetry) observeGuardEvent(this.#telemetry, type, payload);
   }
 }

@@ -180,8 +180,18 @@ export const GUARD_METADATA_KEY = 'graceful-ai';
  */
 export const reportFailureKey: unique symbol = Symbol('graceful-ai.streamGuard.reportFailure');
 
-/** The guard's options with the drop-ins' private failure reporter. */
-export type DropInGuardOptions = StreamGuardOptions & { [reportFailureKey]?: (error: unknown) => void };
+/**
+ * The drop-ins' reading of the AI SDK's `telemetry` option for the call (a symbol key, as above): whether the SDK
+ * records telemetry, and so whether the guard records its spans. Without it (plain middleware) the guard records
+ * spans where a span is recording when the call starts.
+ */
+export const telemetryKey: unique symbol = Symbol('graceful-ai.streamGuard.telemetry');
+
+/** The guard's options with the drop-ins' private failure reporter and telemetry flag. */
+export type DropInGuardOptions = StreamGuardOptions & {
+  [reportFailureKey]?: (error: unknown) => void;
+  [telemetryKey]?: boolean;
+};
 
 /**
  * The guard's options, checked where they are given (a `RangeError`/`TypeError` naming `<prefix><option>`; the
@@ -236,6 +246,7 @@ export function resolveOptions(options: DropInGuardOptions, prefix = ''): Resolv
     sleep: options.sleep ?? abortableSleep,
     random: options.random ?? systemRandom,
     reportFailure: options[reportFailureKey],
+    telemetry: options[telemetryKey],
   };
 }
 
@@ -257,6 +268,8 @@ export interface Resolved {
   random: Random;
   /** Set by the drop-ins: surface failures as `error` parts and report those after content (see `reportFailureKey`). */
   reportFailure: ((error: unknown) => void) | undefined;
+  /** Set by the drop-ins: whether the AI SDK records telemetry for the call (see `telemetryKey`). */
+  telemetry: boolean | undefined;
 }
 
 /** `fallbackModels`, checked (a `TypeError` naming the bad entry) and resolved to models. */

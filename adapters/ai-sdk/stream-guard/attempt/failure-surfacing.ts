@@ -6,6 +6,7 @@
  */
 import type { LanguageModelV4Usage, LanguageModelV4StreamPart as Part } from '@ai-sdk/provider';
 import { RetryError } from 'ai';
+import { EmptyAnswerError } from '../../../../src/errors/empty-answer-error.js';
 import { type StreamErrorFields, StreamFailedError } from '../../../../src/errors/stream-failed-error.js';
 import type { StreamAttempt } from './stream-attempt.js';
 
@@ -35,7 +36,27 @@ function sdkErrorMessage(error: unknown): string {
  * The `RetryError` the SDK's own retries would end with after `errors` (every attempt's, oldest first):
  * `maxRetriesExceeded` when the retries were used up, `errorNotRetryable` when the last attempt failed for good.
  */
-export function sdkRetryError(errors: readonly unknown[], exhausted: boolean): RetryError {
+/**
+ * For the drop-ins, the error the SDK's own retries would have ended with, given every error before content (the
+ * last ended the call): that error after one attempt (or with `maxRetries: 0`), else a `RetryError` listing each, as
+ * `maxRetriesExceeded` when the retries were used up and `errorNotRetryable` when a later attempt failed for good.
+ */
+export function asTheSdkWould(
+  errors: readonly unknown[],
+  call: { dropIn: boolean; aborted: boolean; maxRetries: number; exhausted: boolean },
+): unknown {
+  const error = errors.at(-1);
+  const single =
+    !call.dropIn ||
+    // The SDK would have passed an empty answer on: no `RetryError` to keep, the error says what happened.
+    EmptyAnswerError.isInstance(error) ||
+    call.aborted ||
+    call.maxRetries === 0 ||
+    errors.length === 1;
+  return single ? error : sdkRetryError(errors, call.exhausted);
+}
+
+function sdkRetryError(errors: readonly unknown[], exhausted: boolean): RetryError {
   const text = sdkErrorMessage(errors.at(-1));
   return exhausted
     ? new RetryError({

@@ -10,6 +10,7 @@ import type {
   LanguageModelV4StreamPart as Part,
 } from '@ai-sdk/provider';
 import type { StreamStalledError } from '../../../../src/errors/stream-stalled-error.js';
+import type { AttemptRecorder } from '../../../../src/stream/attempt-record.js';
 import { SingleUseRequest } from '../../../../src/stream/single-use-request.js';
 import { StallWatch } from '../../../../src/stream/stall-watch.js';
 import type { Clock } from '../../../../src/util/time.js';
@@ -38,8 +39,9 @@ export class StreamAttempt {
     model: LanguageModelV4,
     params: LanguageModelV4CallOptions,
     options: AttemptOptions,
-    name: string,
+    recorder: Pick<AttemptRecorder, 'request' | 'run'>,
   ) {
+    const name = recorder.request;
     const stallTimeoutMs = options.stallTimeoutMs;
     if (stallTimeoutMs !== undefined) {
       this.#abort = new AbortController();
@@ -50,9 +52,11 @@ export class StreamAttempt {
         clock: options.clock,
         onStall: (e) => this.#onStall(e),
       });
-      this.#request = new SingleUseRequest(name, () => model.doStream({ ...params, abortSignal }));
+      this.#request = new SingleUseRequest(name, () =>
+        recorder.run(() => model.doStream({ ...params, abortSignal })),
+      );
     } else {
-      this.#request = new SingleUseRequest(name, () => model.doStream(params));
+      this.#request = new SingleUseRequest(name, () => recorder.run(() => model.doStream(params)));
     }
   }
 

@@ -7,6 +7,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { ModelRef } from '../../../../src/errors/failover-error.js';
 import type { CircuitListener } from '../../../../src/observe/circuit-changes.js';
+import { count } from '../../../../src/observe/otel/otel-metrics.js';
 import type { CircuitState } from '../../../../src/observe/tool-events.js';
 import { type BreakerStore, InMemoryBreakerStore } from '../../../../src/policy/breaker-store.js';
 import { CircuitBreaker, type CircuitBreakerOptions } from '../../../../src/policy/circuit-breaker.js';
@@ -51,7 +52,18 @@ export class ModelBreakers {
       const changed = this.#changed;
       breaker = {
         breaker: new CircuitBreaker(key, { ...this.#options, store: this.#store }),
-        listener: { circuitChanged: ({ from, to }) => changed({ model: ref, from, to }) },
+        listener: {
+          circuitChanged: ({ from, to }) => {
+            if (to === 'open') {
+              const attributes = {
+                'gen_ai.provider.name': ref.provider,
+                'gen_ai.request.model': ref.modelId,
+              };
+              count('breakerOpens', { 'graceful_ai.scope': 'model', ...attributes });
+            }
+            changed({ model: ref, from, to });
+          },
+        },
       };
       this.#byKey.set(key, breaker);
     }

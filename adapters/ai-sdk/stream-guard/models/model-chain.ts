@@ -11,7 +11,9 @@ import type { FailureKind } from '../../../../src/classify/failure-kind.js';
 import type { Classification } from '../../../../src/classify/types.js';
 import { CircuitOpenError } from '../../../../src/errors/circuit-open-error.js';
 import { type FailedModel, FailoverError, type ModelRef } from '../../../../src/errors/failover-error.js';
+import type { CircuitListener } from '../../../../src/observe/circuit-changes.js';
 import { defaultLogger } from '../../../../src/observe/logger.js';
+import type { CircuitState } from '../../../../src/observe/tool-events.js';
 import type { BreakerOutcome, BreakerPermit } from '../../../../src/policy/circuit-breaker.js';
 import type { ModelBreakers } from './model-breakers.js';
 import { modelRef } from './model-key.js';
@@ -26,6 +28,11 @@ export interface FailoverSettings {
   breakers: ModelBreakers | undefined;
   /** The kind of a classified failure (with the guard's pattern overrides). */
   kindOf: (classification: Classification) => FailureKind;
+}
+
+/** What a call tells of the breaker transitions its attempts cause (`GuardTelemetry`). */
+export interface BreakerObserver {
+  breakerChanged(model: ModelRef, from: CircuitState, to: CircuitState): void;
 }
 
 /** How an attempt on the current model was admitted: its breaker's permit, settled when the attempt ends (never rejects). */
@@ -46,10 +53,19 @@ export class ModelChain {
   readonly #tried: FailedModel[] = [];
   #index = 0;
 
-  constructor(primary: LanguageModelV4, params: LanguageModelV4CallOptions, settings: FailoverSettings) {
+  /** Told of the call's breaker transitions (its spans), besides the guard's `onEvent`. */
+  readonly #observer: BreakerObserver | undefined;
+
+  constructor(
+    primary: LanguageModelV4,
+    params: LanguageModelV4CallOptions,
+    settings: FailoverSettings,
+    observer?: BreakerObserver,
+  ) {
     this.#models = [primary, ...settings.models];
     this.#params = params;
     this.#settings = settings;
+    this.#observer = observer;
   }
 
   /** The model the next request goes to. */
@@ -83,7 +99,17 @@ export class ModelChain {
     const breakers = this.#settings.breakers;
     if (breakers === undefined) return noBreaker;
     const model = this.model;
-    const { breaker, listener } = await breakers.of(model);
+    const { breaker, listener: guardListener } = await breakers.of(model);
+    const observer = this.#observer;
+    const listener: CircuitListener =
+      observer === undefined
+        ? guardListener
+        : {
+            circuitChanged: (change) => {
+              guardListener.circuitChanged(change);
+              observer.breakerChanged(modelRef(model), change.from, change.to);
+            },
+          };
     let permit: BreakerPermit;
     try {
       permit = await breaker.admit(listener);

@@ -13,6 +13,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { Classification } from '../../../../src/classify/types.js';
 import type { AttemptMode, AttemptRecord, AttemptRecorder } from '../../../../src/stream/attempt-record.js';
+import { isResetPart } from '../../../../src/stream/reset-part.js';
 import { SingleUseRequest } from '../../../../src/stream/single-use-request.js';
 import { incompleteFinish, missingFinish } from '../attempt/preamble.js';
 import { type AttemptOptions, StreamAttempt } from '../attempt/stream-attempt.js';
@@ -96,6 +97,8 @@ export async function recover(
     const emit = (part: Part) => {
       if (part.type === 'text-delta' || part.type === 'reasoning-delta')
         recorder.charsEmitted += part.delta.length;
+      else if (isResetPart(part))
+        recorder.telemetry?.reset(part.providerMetadata['graceful-ai'].reset.discardedChars);
       controller.enqueue(part);
     };
     const request: RecoveryRequest = {
@@ -162,13 +165,16 @@ async function generatedRecovery(
   reconciliation: Reconciliation,
   emit: (part: Part) => void,
 ): Promise<Finish> {
-  const result = await new SingleUseRequest(recorder.request, () => model.doGenerate(params)).stream();
+  const result = await new SingleUseRequest(recorder.request, () =>
+    recorder.run(() => model.doGenerate(params)),
+  ).stream();
   if (announceResponse && result.response) {
     const { id, timestamp, modelId } = result.response;
     emit({ type: 'response-metadata', id, timestamp, modelId });
   }
   for (const part of reconciliation.whole(result)) emit(part);
   const { usage, finishReason, providerMetadata } = result;
+  recorder.usage = usage;
   return { type: 'finish', usage, finishReason, ...(providerMetadata && { providerMetadata }) };
 }
 
@@ -183,7 +189,7 @@ async function streamedRecovery(
   emit: (part: Part) => void,
   started: (attempt: StreamAttempt) => void,
 ): Promise<Finish> {
-  const attempt = new StreamAttempt(model, params, options, recorder.request);
+  const attempt = new StreamAttempt(model, params, options, recorder);
   started(attempt);
   try {
     await attempt.open();
@@ -194,6 +200,7 @@ async function streamedRecovery(
       if (part.type === 'error') throw part.error;
       if (part.type === 'response-metadata' && announceResponse) emit(part);
       if (part.type === 'finish') {
+        recorder.usage = part.usage;
         const incomplete = incompleteFinish(part, recorder.charsEmitted);
         if (incomplete) throw incomplete;
         for (const out of reconciliation.end()) emit(out);
