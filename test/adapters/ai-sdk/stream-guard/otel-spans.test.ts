@@ -178,6 +178,50 @@ describe('a recovered stream, in the AI SDK trace (OpenTelemetry integration)', 
   });
 });
 
+describe('a reader that stops reading', () => {
+  // Read straight from the guarded model: the SDK reads a model stream to its end whatever its reader does.
+  const guarded = (model: ReturnType<typeof scriptedModel>, options = {}) =>
+    wrapLanguageModel({ model, middleware: streamGuard({ ...quiet, ...options }) });
+  const params = { prompt: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'hi' }] }] };
+
+  it('cancelling mid-answer ends the open attempt span as cancelled', async () => {
+    const model = guarded(scriptedModel([answer('The quick brown fox jumps.')], [], id()));
+    await inApp(async () => {
+      const reader = (await model.doStream(params)).stream.getReader();
+      await reader.read();
+      await reader.cancel();
+    });
+    expect(attrs('graceful-ai.attempt')['graceful_ai.attempt.outcome']).toBe('cancelled');
+  });
+
+  it('cancelling during a streamed recovery ends its attempt and the recovery as cancelled', async () => {
+    // A recovery that sends its preamble and then nothing until it is cancelled.
+    const silent = new ReadableStream({
+      start(controller) {
+        for (const part of preamble('r2')) controller.enqueue(part);
+      },
+    });
+    const model = guarded(scriptedModel([cut('The quick'), silent], [], id()), { recovery: 'stream' });
+    await inApp(async () => {
+      const reader = (await model.doStream(params)).stream.getReader();
+      let shown = '';
+      while (shown !== 'The quick') {
+        const { value } = await reader.read();
+        if (value?.type === 'text-delta') shown += value.delta;
+      }
+      const pending = reader.read();
+      await vi.waitFor(() => expect(otel.spans().some((s) => s.name === 'graceful-ai.attempt')).toBe(true));
+      await reader.cancel();
+      await pending.catch(() => {});
+    });
+    await vi.waitFor(() => expect(otel.spans().some((s) => s.name === 'graceful-ai.recovery')).toBe(true));
+    expect(attrs('graceful-ai.recovery')['graceful_ai.recovery.outcome']).toBe('cancelled');
+    expect(
+      attrs('graceful-ai.attempt', { 'graceful_ai.attempt.number': 2 })['graceful_ai.attempt.outcome'],
+    ).toBe('cancelled');
+  });
+});
+
 describe('failover and model breakers in the trace', () => {
   it('a failover: an event on the model-call span, attempts naming each model, counted', async () => {
     const primary = scriptedModel([{ throws: apiError(503) }], [], id());

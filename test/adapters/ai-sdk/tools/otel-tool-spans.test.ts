@@ -1,0 +1,119 @@
+/**
+ * A tool's attempts in the AI SDK's trace: one `graceful-ai.tool.attempt` span per attempt under the SDK's tool span
+ * (`execute_tool`, or `ai.toolCall` with `LegacyOpenTelemetry`), what each decided and why; the tool retry and
+ * breaker counters; and none when the SDK records no telemetry.
+ */
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { isStepCount, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { streamText } from '../../../../adapters/ai-sdk/drop-in/stream-text.js';
+import { installOtel, type OtelHarness } from '../otel-harness.js';
+import { finish, preamble, textParts } from '../stream-guard-fixtures.js';
+
+let unique = 0;
+
+/** Step 1 calls `tool`, step 2 answers. */
+function toolLoopModel(toolName: string) {
+  let step = 0;
+  return new MockLanguageModelV4({
+    modelId: `m-${++unique}`,
+    doStream: async () => {
+      const parts: LanguageModelV4StreamPart[] =
+        step++ === 0
+          ? [
+              ...preamble('r1'),
+              { type: 'tool-call', toolCallId: 'c1', toolName, input: '{"city":"Paris"}' },
+              finish('tool-calls'),
+            ]
+          : [...preamble('r2'), ...textParts('Sunny.'), finish()];
+      return {
+        stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }),
+      };
+    },
+  });
+}
+
+const flaky = (failures: number) => {
+  let calls = 0;
+  return vi.fn(async () => {
+    if (calls++ < failures) throw Object.assign(new Error('connect ECONNRESET'), { code: 'ECONNRESET' });
+    return { forecast: 'sunny' };
+  });
+};
+
+const run = async (integrationOff = false, failures = 1, toolName = `weather${++unique}`) => {
+  const execute = flaky(failures);
+  const result = streamText({
+    model: toolLoopModel(toolName),
+    prompt: 'weather?',
+    tools: { [toolName]: tool({ inputSchema: z.object({ city: z.string() }), execute }) },
+    stopWhen: isStepCount(3),
+    gracefulTools: {
+      idempotent: true,
+      runtime: { sleep: async () => {}, random: () => 0.5 },
+      breaker: { failureThreshold: 2 },
+    },
+    ...(integrationOff ? { telemetry: { isEnabled: false } } : {}),
+  });
+  await result.text;
+  return { toolName, execute };
+};
+
+describe.each(['otel', 'legacy'] as const)('tool attempts in the trace (%s integration)', (integration) => {
+  let otel: OtelHarness;
+  beforeAll(() => {
+    otel = installOtel({ integration });
+  });
+  afterEach(() => otel.reset());
+  afterAll(() => otel.uninstall());
+  const toolSpan = (toolName: string) =>
+    integration === 'otel' ? `execute_tool ${toolName}` : 'ai.toolCall';
+
+  it('a tool retried then succeeding: two attempt spans under the SDK tool span', async () => {
+    const { toolName, execute } = await run();
+    expect(execute).toHaveBeenCalledTimes(2);
+    const attempts = otel.spans().filter((s) => s.name === 'graceful-ai.tool.attempt');
+    expect(attempts.map((s) => otel.parentName(s))).toEqual([toolSpan(toolName), toolSpan(toolName)]);
+    expect(attempts.map((s) => s.attributes)).toEqual([
+      {
+        'gen_ai.tool.name': toolName,
+        'graceful_ai.attempt.number': 1,
+        'graceful_ai.tool.decision': 'retry',
+        'graceful_ai.error.kind': 'transient',
+        'graceful_ai.error.reason': 'code:ECONNRESET',
+        'graceful_ai.retry.delay_ms': 100,
+        'error.type': 'Error',
+      },
+      {
+        'gen_ai.tool.name': toolName,
+        'graceful_ai.attempt.number': 2,
+        'graceful_ai.tool.decision': 'ok',
+      },
+    ]);
+    expect(attempts[0]?.status.code).toBe(2);
+    expect(await otel.metric('graceful_ai.retries')).toContainEqual({
+      attributes: { 'graceful_ai.scope': 'tool', 'gen_ai.tool.name': toolName },
+      value: 1,
+    });
+  });
+
+  it('a tool whose breaker opens: the last attempt says why the call gave up; the opening is counted', async () => {
+    const { toolName } = await run(false, 10);
+    const attempts = otel.spans().filter((s) => s.name === 'graceful-ai.tool.attempt');
+    expect(attempts.map((s) => s.attributes['graceful_ai.tool.decision'])).toEqual([
+      'retry',
+      'give_up:circuit_open',
+    ]);
+    expect(await otel.metric('graceful_ai.breaker.opens')).toContainEqual({
+      attributes: { 'graceful_ai.scope': 'tool', 'gen_ai.tool.name': toolName },
+      value: 1,
+    });
+  });
+
+  it('the SDK telemetry off: no tool attempt span', async () => {
+    await run(true);
+    expect(otel.spans().filter((s) => s.name.startsWith('graceful-ai'))).toEqual([]);
+  });
+});

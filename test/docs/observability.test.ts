@@ -1,0 +1,157 @@
+/**
+ * docs/observability.md's table of spans, events and metrics is what graceful-ai records: scenarios that exercise
+ * every one of them (a recovered stream with a reset, a retry, a failover, a model breaker opening, a repaired
+ * history, a tool retried and a tool breaker opening) are run with the OpenTelemetry SDK; the names and attribute
+ * keys they record must equal the table's, row by row.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { isStepCount, tool } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { streamText } from '../../adapters/ai-sdk/drop-in/stream-text.js';
+import { installOtel, type OtelHarness } from '../adapters/ai-sdk/otel-harness.js';
+import {
+  apiError,
+  finish,
+  generated,
+  preamble,
+  scriptedModel,
+  streamOf,
+  textParts,
+} from '../adapters/ai-sdk/stream-guard-fixtures.js';
+import { markdownTables } from './markdown.js';
+
+const page = 'docs/observability.md';
+const text = readFileSync(join(import.meta.dirname, '../..', page), 'utf8');
+
+/** The table's rows: name → attribute keys (backticked names of `graceful_ai.*`, `gen_ai.*` or `error.*`). */
+function documented(): Map<string, string[]> {
+  const rows = new Map<string, string[]>();
+  for (const cell of markdownTables(page, text)) {
+    if (cell.column !== 0 || cell.row.length !== 4) continue;
+    const name = /`([^`]+)`/.exec(cell.text)?.[1];
+    if (name === undefined) continue;
+    const keys = [...(cell.row[3] ?? '').matchAll(/`((?:graceful_ai|gen_ai|error)\.[a-z_.]+)`/g)].map(
+      (m) => m[1]!,
+    );
+    rows.set(name, [...new Set(keys)].sort());
+  }
+  return rows;
+}
+
+let unique = 0;
+const quiet = { sleep: vi.fn(async () => {}), random: () => 0.5 };
+const id = (provider = 'openai.chat') => ({ provider, modelId: `doc-${++unique}` });
+const cut = (shown: string) =>
+  streamOf([...preamble('r1'), ...textParts(shown, { open: true })], apiError(503));
+const answer = (said: string) => streamOf([...preamble('r2'), ...textParts(said), finish()]);
+
+async function scenarios(): Promise<void> {
+  // A recovered stream whose recovery answers anew (a reset), after a retry before content.
+  const recovered = scriptedModel(
+    [{ throws: apiError(503) }, cut('Partial')],
+    [generated('Another answer.')],
+    id(),
+  );
+  await streamText({ model: recovered, prompt: 'hi', streamGuard: quiet }).text;
+  // A failover, and the primary's breaker opening.
+  const primary = scriptedModel([{ throws: apiError(503) }], [], id());
+  const fallback = scriptedModel([answer('Fallback.')], [], id('anthropic.messages'));
+  await streamText({
+    model: primary,
+    prompt: 'hi',
+    maxRetries: 0,
+    streamGuard: { ...quiet, fallbackModels: [fallback], modelBreaker: { failureThreshold: 1 } },
+  }).text;
+  // A history with a tool call that never got its result.
+  await streamText({
+    model: scriptedModel([answer('Fine.')], [], id()),
+    streamGuard: quiet,
+    messages: [
+      { role: 'user', content: 'weather?' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'lost', toolName: 'weather', input: { city: 'Paris' } }],
+      },
+      { role: 'user', content: 'hello?' },
+    ],
+  }).text;
+  // A tool retried, then its breaker opening.
+  let step = 0;
+  const model = new MockLanguageModelV4({
+    modelId: `doc-${++unique}`,
+    doStream: async () => {
+      const parts: LanguageModelV4StreamPart[] =
+        step++ === 0
+          ? [
+              ...preamble('t1'),
+              { type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: '{}' },
+              finish('tool-calls'),
+            ]
+          : [...preamble('t2'), ...textParts('Done.'), finish()];
+      return { stream: streamOf(parts) };
+    },
+  });
+  const failing = tool({
+    inputSchema: z.object({}),
+    execute: async (): Promise<string> => {
+      throw Object.assign(new Error('connect ECONNRESET'), { code: 'ECONNRESET' });
+    },
+  });
+  await streamText({
+    model,
+    prompt: 'weather?',
+    tools: { weather: failing },
+    stopWhen: isStepCount(3),
+    gracefulTools: { runtime: quiet, idempotent: true, breaker: { failureThreshold: 2 } },
+  }).text;
+}
+
+describe('docs/observability.md: the table of spans, events and metrics', () => {
+  let otel: OtelHarness;
+  const recorded = new Map<string, Set<string>>();
+  const note = (name: string, keys: string[]) => {
+    const set = recorded.get(name) ?? new Set<string>();
+    for (const key of keys) set.add(key);
+    recorded.set(name, set);
+  };
+
+  beforeAll(async () => {
+    otel = installOtel();
+    await scenarios();
+    for (const span of otel.spans()) {
+      if (span.instrumentationScope.name === 'graceful-ai') note(span.name, Object.keys(span.attributes));
+      for (const event of span.events)
+        if (event.name.startsWith('graceful_ai.')) note(event.name, Object.keys(event.attributes ?? {}));
+    }
+    for (const name of [
+      'graceful_ai.retries',
+      'graceful_ai.recoveries',
+      'graceful_ai.recovery.duration',
+      'graceful_ai.resets',
+      'graceful_ai.failovers',
+      'graceful_ai.breaker.opens',
+    ]) {
+      const points = await otel.metric(name);
+      if (points.length > 0)
+        note(
+          name,
+          points.flatMap((p) => Object.keys(p.attributes)),
+        );
+    }
+  });
+  afterAll(() => otel.uninstall());
+
+  it('every documented name is recorded and every recorded name documented', () => {
+    expect([...recorded.keys()].sort()).toEqual([...documented().keys()].sort());
+  });
+
+  it('each row lists the attribute keys recorded under its name', () => {
+    const rows = documented();
+    for (const [name, keys] of recorded)
+      expect({ name, keys: [...keys].sort() }).toEqual({ name, keys: rows.get(name) });
+  });
+});
