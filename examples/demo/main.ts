@@ -16,12 +16,14 @@ import * as resilience from './resilience.js';
 import * as sessionDemo from './session.js';
 import * as sharedBreaker from './shared-breaker.js';
 import * as streaming from './streaming.js';
+import * as traceDemo from './trace.js';
 import { createTranscript } from './transcript.js';
 
 const sections: DemoSection[] = [
   plainSdk,
   streaming,
   failover,
+  traceDemo,
   gracefulTool,
   mcpTools,
   agentChat,
