@@ -258,8 +258,12 @@ export class GuardTelemetry {
 
   /** A reset part went out during the recovery. */
   reset(discardedChars: number): void {
-    if (this.#recovery) this.#recovery.reset = true;
-    count('resets', { 'graceful_ai.reset.discarded': discardedChars > 0 });
+    const recovery = this.#recovery;
+    if (recovery) recovery.reset = true;
+    count('resets', {
+      'graceful_ai.reset.discarded': discardedChars > 0,
+      ...(recovery && modelAttributes(recovery.model)),
+    });
   }
 
   #endRecovery(outcome: 'ok' | 'failed' | 'cancelled'): void {

@@ -115,7 +115,14 @@ describe('a recovered stream, in the AI SDK trace (OpenTelemetry integration)', 
     ]);
     expect(attrs('graceful-ai.recovery')['graceful_ai.recovery.reset']).toBe(true);
     expect(await otel.metric('graceful_ai.resets')).toEqual([
-      { attributes: { 'graceful_ai.reset.discarded': true }, value: 1 },
+      {
+        attributes: {
+          'graceful_ai.reset.discarded': true,
+          'gen_ai.provider.name': 'openai.chat',
+          'gen_ai.request.model': model.modelId,
+        },
+        value: 1,
+      },
     ]);
   });
 
