@@ -22,7 +22,8 @@ import { type RuntimeFacts, runtimeFacts, withConsoleRecorded } from './console-
 export const ANSWER = 'Paris is the capital of France.';
 const STREAMED_BEFORE_CUT = ['Paris ', 'is the ', 'capital'];
 
-export type Cut = 'in-band error part' | 'stream rejects with APICallError';
+export const CUTS = ['in-band error part', 'stream rejects with APICallError'] as const;
+export type Cut = (typeof CUTS)[number];
 
 export interface ScenarioResult {
   cut: Cut;
@@ -96,7 +97,8 @@ function toolOutputs(call: LanguageModelV4CallOptions): unknown[] {
   );
 }
 
-async function scenario(cut: Cut): Promise<ScenarioResult> {
+/** One scenario: the tool fails once, then the answer stream is cut by `cut` and recovered. */
+export async function scenario(cut: Cut): Promise<ScenarioResult> {
   let doStreamCalls = 0;
   let doGenerateCalls = 0;
   let toolExecutions = 0;
@@ -201,7 +203,7 @@ async function scenario(cut: Cut): Promise<ScenarioResult> {
 export async function run(): Promise<ProgramResult> {
   const { value: scenarios, console: calls } = await withConsoleRecorded(async () => {
     const results: ScenarioResult[] = [];
-    for (const cut of ['in-band error part', 'stream rejects with APICallError'] as const) {
+    for (const cut of CUTS) {
       results.push(await scenario(cut));
     }
     return results;

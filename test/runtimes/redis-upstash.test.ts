@@ -62,7 +62,7 @@ describeWithRedis('graceful-ai/redis with @upstash/redis in non-Node runtimes', 
 
   it('Cloudflare workerd (miniflare, @upstash/redis/cloudflare): the same', async () => {
     const bundle = await bundleProgram('./redis-program.ts', {
-      '@upstash/redis': '@upstash/redis/cloudflare',
+      alias: { '@upstash/redis': '@upstash/redis/cloudflare' },
     });
     expect(bundle.imports).toEqual([]);
     const input: RedisProgramInput = { url: endpoint().url, token: endpoint().token, prefix: 'workerd:' };

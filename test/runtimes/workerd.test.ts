@@ -2,22 +2,24 @@
  * The drop-in `streamText` with `gracefulTools`, bundled with everything (no imports left), as an ES module worker
  * in Cloudflare workerd (through miniflare): without compatibility flags at an old compatibility date, and with
  * `nodejs_compat`, where graceful-ai must print nothing unless `NODE_DEBUG` asks (workerd's `util.debuglog` is
- * always on). The worker's stdout/stderr are captured; a sentinel line per run proves the capture works.
+ * always on); then with the OpenTelemetry SDK and `@ai-sdk/otel` registered, without a context manager (a Worker
+ * without flags has no AsyncLocalStorage) and with `AsyncLocalStorageContextManager` under `nodejs_compat` (it needs
+ * `node:events` besides `node:async_hooks`, so `nodejs_als` alone cannot load it). The worker's stdout/stderr are
+ * captured; a sentinel line per run proves the capture works.
  */
 import type { Readable } from 'node:stream';
 import { Miniflare } from 'miniflare';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleProgram, GLOBAL_NAME } from './bundle.js';
+import { type Bundle, bundleProgram, GLOBAL_NAME } from './bundle.js';
+import { expectGuardSpans } from './expect-otel-spans.js';
 import { expectRecovered } from './expect-recovered.js';
+import type { OtelProgramResult } from './otel-program.js';
 import type { ProgramResult } from './program.js';
 
 const SENTINEL = 'runtime-test-sentinel';
 
-let workerSource: string;
-beforeAll(async () => {
-  const bundle = await bundleProgram();
-  expect(bundle.imports).toEqual([]);
-  workerSource = `${bundle.code}
+/** The handler: the sentinel lines, or the program's result as JSON. */
+const handler = (run: string) => `
 export default {
   async fetch(request) {
     if (new URL(request.url).pathname === '/sentinel') {
@@ -25,10 +27,49 @@ export default {
       console.error('${SENTINEL} stderr');
       return new Response('ok');
     }
-    return new Response(JSON.stringify(await globalThis.${GLOBAL_NAME}.run()));
+    return new Response(JSON.stringify(await ${run}()));
   },
 };
 `;
+
+type Modules = { type: 'ESModule'; path: string; contents: string }[];
+
+/** A script bundle runs in the worker's module; a module bundle is imported by it. */
+function workerModules(bundle: Bundle): Modules {
+  if (bundle.format === 'script')
+    return [
+      {
+        type: 'ESModule',
+        path: 'worker.mjs',
+        contents: `${bundle.code}${handler(`globalThis.${GLOBAL_NAME}.run`)}`,
+      },
+    ];
+  return [
+    {
+      type: 'ESModule',
+      path: 'worker.mjs',
+      contents: `import { run } from './program.mjs';${handler('run')}`,
+    },
+    { type: 'ESModule', path: 'program.mjs', contents: bundle.code },
+  ];
+}
+
+let worker: Modules;
+let otelWorker: Modules;
+let otelAlsWorker: Modules;
+beforeAll(async () => {
+  const [bundle, otelBundle, otelAlsBundle] = await Promise.all([
+    bundleProgram(),
+    bundleProgram('./otel-program.ts'),
+    bundleProgram('./otel-als-program.ts', { nodeBuiltins: ['async_hooks', 'events'] }),
+  ]);
+  expect(bundle.imports).toEqual([]);
+  expect(otelBundle.imports).toEqual([]);
+  // Only the runtime's own modules, which a Worker's bundler leaves to it.
+  expect(otelAlsBundle.imports.sort()).toEqual(['node:async_hooks', 'node:events']);
+  worker = workerModules(bundle);
+  otelWorker = workerModules(otelBundle);
+  otelAlsWorker = workerModules(otelAlsBundle);
 });
 
 interface Options {
@@ -38,10 +79,13 @@ interface Options {
 }
 
 /** Runs the program in a fresh workerd; `output` is everything the worker printed, sentinel lines removed. */
-async function runInWorkerd(options: Options): Promise<{ result: ProgramResult; output: string }> {
+async function runInWorkerd<T = ProgramResult>(
+  options: Options,
+  modules = worker,
+): Promise<{ result: T; output: string }> {
   let printed = '';
   const mf = new Miniflare({
-    modules: [{ type: 'ESModule', path: 'worker.mjs', contents: workerSource }],
+    modules,
     ...options,
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       stdout.on('data', (chunk: Buffer) => {
@@ -64,7 +108,7 @@ async function runInWorkerd(options: Options): Promise<{ result: ProgramResult; 
       .filter((line) => !line.includes(SENTINEL))
       .join('\n')
       .trim();
-    return { result: JSON.parse(body) as ProgramResult, output };
+    return { result: JSON.parse(body) as T, output };
   } finally {
     await mf.dispose();
   }
@@ -99,5 +143,30 @@ describe('Cloudflare workerd (miniflare)', () => {
     expectRecovered(result);
     expect(output).toContain('GRACEFUL-AI: debug tool error converted for the model');
     expect(result.console.length).toBeGreaterThan(0);
+  });
+});
+
+describe('Cloudflare workerd (miniflare) with the OpenTelemetry SDK and @ai-sdk/otel registered', () => {
+  it.each([
+    {
+      title: 'no compatibility flags, no context manager: recovers, the guard records its spans as roots',
+      options: { compatibilityDate: '2024-01-01' },
+      modules: () => otelWorker,
+      contextManager: false,
+    },
+    {
+      title:
+        'nodejs_compat, AsyncLocalStorageContextManager: recovers, the guard spans nest in the SDK trace',
+      options: { compatibilityDate: '2025-09-01', compatibilityFlags: ['nodejs_compat'] },
+      modules: () => otelAlsWorker,
+      contextManager: true,
+    },
+  ])('$title; prints nothing', async ({ options, modules, contextManager }) => {
+    const { result, output } = await runInWorkerd<OtelProgramResult>(options, modules());
+    expect(result.runtime).toMatchObject({ userAgent: 'Cloudflare-Workers' });
+    expect(result.contextManager).toBe(contextManager);
+    expectGuardSpans(result);
+    expect(result.console).toEqual([]);
+    expect(output).toBe('');
   });
 });

@@ -19,6 +19,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { registerTelemetry } from 'ai';
+import { spanTree } from './span-tree.js';
 
 export interface OtelHarness {
   spans(): ReadableSpan[];
@@ -65,19 +66,13 @@ export function installOtel({
     parentName,
     tree() {
       const all = [...spans()].sort((a, b) => compareTime(a.startTime, b.startTime));
-      const ids = new Set(all.map((s) => s.spanContext().spanId));
-      const lines: string[] = [];
-      const walk = (parent: string | undefined, depth: number) => {
-        for (const s of all) {
-          const p = s.parentSpanContext?.spanId;
-          const isChild = parent === undefined ? p === undefined || !ids.has(p) : p === parent;
-          if (!isChild) continue;
-          lines.push(`${'  '.repeat(depth)}${s.name}`);
-          walk(s.spanContext().spanId, depth + 1);
-        }
-      };
-      walk(undefined, 0);
-      return lines.join('\n');
+      return spanTree(
+        all.map((s) => ({
+          name: s.name,
+          spanId: s.spanContext().spanId,
+          parentSpanId: s.parentSpanContext?.spanId,
+        })),
+      );
     },
     span(name, attributes = {}) {
       const found = spans().find(
