@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 
 export const chromiumPath = '/usr/bin/chromium';
 
@@ -38,8 +38,13 @@ export interface LaunchedChromium {
   close(): Promise<void>;
 }
 
-/** Chromium with a fresh profile: `--user-data-dir` (which Playwright passes itself) in a new temporary folder. */
-export async function launchChromium(): Promise<LaunchedChromium> {
+/**
+ * Chromium with a fresh profile: `--user-data-dir` (which Playwright passes itself) in a new temporary folder.
+ * `options`: the context's viewport and device scale (a screenshot's size), Playwright's defaults otherwise.
+ */
+export async function launchChromium(
+  options: Pick<BrowserContextOptions, 'viewport' | 'deviceScaleFactor'> = {},
+): Promise<LaunchedChromium> {
   const profile = mkdtempSync(join(tmpdir(), 'graceful-ai-chromium-'));
   // Chromium writes to its profile until it exits: delete it only after that.
   const removeProfile = () => rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
@@ -48,6 +53,7 @@ export async function launchChromium(): Promise<LaunchedChromium> {
       executablePath: chromiumPath,
       headless: true,
       args: chromiumArgs,
+      ...options,
     });
     return {
       context,
