@@ -57,8 +57,40 @@ export const guardEventNames = {
   historyRepaired: 'graceful_ai.tool_history_repaired',
 } as const;
 
+/**
+ * OpenTelemetry's well-known `gen_ai.provider.name` of an AI SDK provider id, by prefix (longest first), as
+ * `@ai-sdk/otel` names it on the SDK's own spans; an id it does not know stays as it is.
+ */
+const providerNames: Record<string, string> = {
+  'google.vertex': 'gcp.vertex_ai',
+  'google.generative-ai': 'gcp.gemini',
+  'google-vertex': 'gcp.vertex_ai',
+  'amazon-bedrock': 'aws.bedrock',
+  'azure-openai': 'azure.ai.openai',
+  anthropic: 'anthropic',
+  openai: 'openai',
+  azure: 'azure.ai.inference',
+  google: 'gcp.gemini',
+  mistral: 'mistral_ai',
+  cohere: 'cohere',
+  bedrock: 'aws.bedrock',
+  groq: 'groq',
+  deepseek: 'deepseek',
+  perplexity: 'perplexity',
+  xai: 'x_ai',
+};
+
+export function providerName(provider: string): string {
+  const id = provider.toLowerCase();
+  for (const prefix in providerNames) {
+    if (id === prefix || id.startsWith(`${prefix}.`) || id.startsWith(`${prefix}-`))
+      return providerNames[prefix]!;
+  }
+  return provider;
+}
+
 const modelAttributes = (model: ModelFacts): Attributes => ({
-  'gen_ai.provider.name': model.provider,
+  'gen_ai.provider.name': providerName(model.provider),
   'gen_ai.request.model': model.modelId,
 });
 

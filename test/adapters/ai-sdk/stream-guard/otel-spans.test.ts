@@ -64,7 +64,7 @@ describe('a recovered stream, in the AI SDK trace (OpenTelemetry integration)', 
       'graceful_ai.attempt.number': 1,
       'graceful_ai.attempt.mode': 'stream',
       'graceful_ai.attempt.delay_ms': 0,
-      'gen_ai.provider.name': 'openai.chat',
+      'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': model.modelId,
       'graceful_ai.attempt.outcome': 'failed',
       'graceful_ai.attempt.chars_emitted': 9,
@@ -83,7 +83,7 @@ describe('a recovered stream, in the AI SDK trace (OpenTelemetry integration)', 
       'gen_ai.usage.output_tokens': 1,
     });
     expect(attrs('graceful-ai.recovery')).toEqual({
-      'gen_ai.provider.name': 'openai.chat',
+      'gen_ai.provider.name': 'openai',
       'gen_ai.request.model': model.modelId,
       'graceful_ai.recovery.kind': 'regeneration',
       'graceful_ai.recovery.outcome': 'ok',
@@ -96,7 +96,7 @@ describe('a recovered stream, in the AI SDK trace (OpenTelemetry integration)', 
         attributes: {
           'graceful_ai.recovery.kind': 'regeneration',
           'graceful_ai.recovery.outcome': 'ok',
-          'gen_ai.provider.name': 'openai.chat',
+          'gen_ai.provider.name': 'openai',
           'gen_ai.request.model': model.modelId,
         },
         value: 1,
@@ -118,7 +118,7 @@ describe('a recovered stream, in the AI SDK trace (OpenTelemetry integration)', 
       {
         attributes: {
           'graceful_ai.reset.discarded': true,
-          'gen_ai.provider.name': 'openai.chat',
+          'gen_ai.provider.name': 'openai',
           'gen_ai.request.model': model.modelId,
         },
         value: 1,
@@ -149,7 +149,7 @@ describe('a recovered stream, in the AI SDK trace (OpenTelemetry integration)', 
       {
         attributes: {
           'graceful_ai.scope': 'model',
-          'gen_ai.provider.name': 'openai.chat',
+          'gen_ai.provider.name': 'openai',
           'gen_ai.request.model': model.modelId,
         },
         value: 1,
@@ -182,6 +182,27 @@ describe('a recovered stream, in the AI SDK trace (OpenTelemetry integration)', 
       'graceful_ai.attempt.outcome': 'ok',
     });
     expect(otel.parentName(second)).toBe(`chat ${model.modelId}`);
+  });
+});
+
+describe('provider names', () => {
+  it.each([
+    'openai.chat',
+    'openai.responses',
+    'anthropic.messages',
+    'google.generative-ai',
+    'google.vertex.chat',
+    'amazon-bedrock',
+    'azure.chat',
+    'mistral.chat',
+    'xai.chat',
+    'deepseek.chat',
+    'acme.chat',
+  ])('%s: gen_ai.provider.name as the SDK chat span names it', async (provider) => {
+    const model = scriptedModel([answer('Hello.')], [], id(provider));
+    await streamText({ model, prompt: 'hi', streamGuard: quiet }).text;
+    const sdk = otel.span(`chat ${model.modelId}`).attributes['gen_ai.provider.name'];
+    expect(attrs('graceful-ai.attempt')['gen_ai.provider.name']).toBe(sdk);
   });
 });
 
@@ -277,7 +298,7 @@ describe('failover and model breakers in the trace', () => {
       {
         'graceful_ai.breaker.from': 'closed',
         'graceful_ai.breaker.to': 'open',
-        'gen_ai.provider.name': 'openai.chat',
+        'gen_ai.provider.name': 'openai',
         'gen_ai.request.model': primary.modelId,
       },
     ]);
@@ -285,7 +306,7 @@ describe('failover and model breakers in the trace', () => {
       {
         attributes: {
           'graceful_ai.scope': 'model',
-          'gen_ai.provider.name': 'openai.chat',
+          'gen_ai.provider.name': 'openai',
           'gen_ai.request.model': primary.modelId,
         },
         value: 1,
