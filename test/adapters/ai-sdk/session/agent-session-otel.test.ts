@@ -5,7 +5,6 @@
  * when the session's calls turn the SDK's telemetry off.
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +12,7 @@ import { AgentSession, type AgentSessionOptions } from '../../../../adapters/ai-
 import { fault, reply, type Script } from '../../../../mocks/index.js';
 import { mockHandlers } from '../../../../mocks/msw.js';
 import type { Sleep } from '../../../../src/util/time.js';
-import { installOtel } from '../otel-harness.js';
+import { inApp, installOtel } from '../otel-harness.js';
 
 const msw = setupServer();
 const otel = installOtel();
@@ -29,15 +28,6 @@ afterAll(() => {
 
 const openai = createOpenAI({ apiKey: 'sk-test' });
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-const app = trace.getTracer('app');
-const inApp = <T>(fn: () => PromiseLike<T>) =>
-  app.startActiveSpan('app.request', async (span) => {
-    try {
-      return await fn();
-    } finally {
-      span.end();
-    }
-  });
 
 function session(script: Script, options: Partial<AgentSessionOptions> = {}) {
   msw.use(...mockHandlers(script));
