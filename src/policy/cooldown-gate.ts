@@ -1,4 +1,18 @@
+import type { CooldownError } from '../errors/cooldown-error.js';
+import { errorMarker, hasMarker } from '../errors/graceful-error.js';
+import { activeSpanEvent } from '../observe/otel/otel-api.js';
+import { isThenable } from '../util/shape.js';
 import type { CooldownWait, Coordination } from './coordination.js';
+
+/**
+ * The span events of shared cool-downs, on the span active at the call: the stream guard's attempt span, the SDK's
+ * tool span. No key: a model's holds a fingerprint of its API key.
+ */
+export const cooldownEventNames = {
+  wait: 'graceful_ai.cooldown.wait',
+  rejected: 'graceful_ai.cooldown.rejected',
+  announced: 'graceful_ai.cooldown.announced',
+} as const;
 
 /**
  * Where one subject's calls meet shared cool-downs — a tool (`tool:<name>`, per attempt) or a model (`model:<provider>:
@@ -21,9 +35,35 @@ export interface CooldownGate {
 
 /** The cool-down gate of `key` on `coordination`. */
 export function cooldownGate(coordination: Coordination, key: string): CooldownGate {
+  const rejected = (error: unknown): never => {
+    // By its marker: the class (and its message formatting) stays out of bundles that never throw it.
+    if (hasMarker(error, errorMarker('CooldownError'))) {
+      const { retryAfterMs, maxWaitMs } = error as CooldownError;
+      activeSpanEvent(cooldownEventNames.rejected, {
+        'graceful_ai.cooldown.retry_after_ms': retryAfterMs,
+        'graceful_ai.cooldown.max_wait_ms': maxWaitMs,
+      });
+    }
+    throw error;
+  };
   const gate: CooldownGate = {
-    admit: (wait) => coordination.beforeCall(key, wait),
-    failed: (ms) => (ms !== undefined && ms > 0 ? coordination.coolDown(key, ms) : undefined),
+    admit(wait) {
+      const sleep: CooldownWait['sleep'] = (ms, signal) => {
+        activeSpanEvent(cooldownEventNames.wait, { 'graceful_ai.cooldown.wait_ms': ms });
+        return wait.sleep(ms, signal);
+      };
+      try {
+        const admitted = coordination.beforeCall(key, { ...wait, sleep });
+        return isThenable(admitted) ? Promise.resolve(admitted).catch(rejected) : admitted;
+      } catch (error) {
+        return rejected(error);
+      }
+    },
+    failed(ms) {
+      if (ms === undefined || !(ms > 0)) return;
+      activeSpanEvent(cooldownEventNames.announced, { 'graceful_ai.cooldown.ms': ms });
+      return coordination.coolDown(key, ms);
+    },
     async around(wait, call, delayOf) {
       await gate.admit(wait);
       try {

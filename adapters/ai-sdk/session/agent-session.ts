@@ -1,6 +1,7 @@
 import { isStepCount, type LanguageModel, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
 import type { ClassifyOverrides } from '../../../src/classify/types.js';
 import type { Logger } from '../../../src/observe/logger.js';
+import { SessionSpans } from '../../../src/observe/otel/session-spans.js';
 import { type Coordination, checkCoordination } from '../../../src/policy/coordination.js';
 import type { CompactStrategy } from '../../../src/session/compaction.js';
 import type { SessionListener } from '../../../src/session/events.js';
@@ -12,7 +13,7 @@ import { isResetPart } from '../../../src/stream/reset-part.js';
 import { repairToolHistory } from '../../../src/stream/tool-history-repair.js';
 import type { Clock, Sleep } from '../../../src/util/time.js';
 import { checkFunction, checkOptionsObject } from '../../../src/util/validate.js';
-import { checkCallOptions } from '../drop-in/guard-call-options.js';
+import { checkCallOptions, sdkRecordsTelemetry } from '../drop-in/guard-call-options.js';
 // The one-line choice of the streaming call: the stream guard's drop-in (swap for `from 'ai'` to go without it).
 import { type GracefulStreamTextOptions, streamText } from '../drop-in/stream-text.js';
 
@@ -245,12 +246,38 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
 
   /** Runs one user turn; see the class description. */
   prompt(text: string): Promise<TurnResult> {
-    return this.#core.runTurn(text, { role: 'user', content: text }, (context) => this.#attempt(context));
+    // Not for a busy session's rejected turn: the running one keeps its spans.
+    const spans = this.#core.isRunning ? undefined : this.#turnSpans();
+    return this.#core.runTurn(text, { role: 'user', content: text }, (context) => {
+      spans?.attemptStarting();
+      return this.#attempt(context);
+    });
   }
 
   /** Releases the store (the JSONL file lock). */
   close(): void {
     this.#core.store.close();
+  }
+
+  /**
+   * The spans of a turn starting now, in the caller's trace when the SDK records telemetry for the session's calls
+   * (read as the drop-ins read it), fed the turn's events until it ends.
+   */
+  #turnSpans(): SessionSpans | undefined {
+    const spans = SessionSpans.forTurn(sdkRecordsTelemetry(this.#options.callOptions ?? {}));
+    if (spans === undefined) return undefined;
+    const unsubscribe = this.#core.subscribe((event) => {
+      if (event.type === 'attempt_error')
+        spans.attemptFailed({ name: event.error.name, kind: event.kind, reason: event.reason });
+      else if (event.type === 'auto_retry_start') spans.retryStarted(event.attempt, event.delayMs);
+      else if (event.type === 'compaction_start') spans.compactionStarted(event.messageCount);
+      else if (event.type === 'compaction_end') spans.compactionEnded(event.removedCount);
+      else if (event.type === 'turn_end') {
+        unsubscribe();
+        spans.turnEnded();
+      }
+    });
+    return spans;
   }
 
   /** The session's `coordination`, its guard waiting no longer for a cool-down than the session would. */

@@ -105,4 +105,16 @@ export function installOtel({
   };
 }
 
+const app = trace.getTracer('app');
+
+/** Runs `fn` in an active `app.request` span, as an application handling a request would. */
+export const inApp = <T>(fn: () => PromiseLike<T>): Promise<T> =>
+  app.startActiveSpan('app.request', async (span) => {
+    try {
+      return await fn();
+    } finally {
+      span.end();
+    }
+  });
+
 const compareTime = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];

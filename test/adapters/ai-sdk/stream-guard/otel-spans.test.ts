@@ -3,13 +3,12 @@
  * integrations): a span per attempt, a span per recovery, events for failover, resets and breaker transitions,
  * usage of failed attempts, the parent each one gets, and no span when the SDK's telemetry is off.
  */
-import { trace } from '@opentelemetry/api';
 import { wrapLanguageModel } from 'ai';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { generateText } from '../../../../adapters/ai-sdk/drop-in/generate-text.js';
 import { streamText } from '../../../../adapters/ai-sdk/drop-in/stream-text.js';
 import { streamGuard } from '../../../../adapters/ai-sdk/stream-guard/stream-guard.js';
-import { installOtel } from '../otel-harness.js';
+import { inApp, installOtel } from '../otel-harness.js';
 import {
   apiError,
   finish,
@@ -30,15 +29,6 @@ const quiet = { sleep: vi.fn(async () => {}), random: () => 0.5 };
 const cut = (text: string) =>
   streamOf([...preamble('r1'), ...textParts(text, { open: true })], apiError(503));
 const answer = (text: string) => streamOf([...preamble('r2'), ...textParts(text), finish()]);
-const app = trace.getTracer('app');
-const inApp = <T>(fn: () => PromiseLike<T>) =>
-  app.startActiveSpan('app.request', async (span) => {
-    try {
-      return await fn();
-    } finally {
-      span.end();
-    }
-  });
 
 const attrs = (name: string, match: Record<string, unknown> = {}) => otel.span(name, match).attributes;
 

@@ -1,0 +1,114 @@
+/**
+ * A session turn's spans: one `graceful-ai.session.retry` per auto-retry, covering the wait before the retried
+ * attempt, and one `graceful-ai.session.compaction` per compaction. Their parent is the context active when the turn
+ * started, captured then: the session's events fire after awaits and in stream callbacks. Auto-retries are also
+ * counted (`graceful_ai.retries`, scope `session`) wherever a meter provider is registered.
+ */
+import {
+  activeContext,
+  type OtelContext,
+  type OtelSpan,
+  otelMeter,
+  otelTracer,
+  type Tracer,
+} from './otel-api.js';
+import { count } from './otel-metrics.js';
+
+export const sessionSpanNames = {
+  retry: 'graceful-ai.session.retry',
+  compaction: 'graceful-ai.session.compaction',
+} as const;
+
+/** A failed attempt as the session reports it (`attempt_error`). */
+export interface SessionFailure {
+  /** The error's name (`error.type`). */
+  name: string;
+  kind: string;
+  reason: string;
+}
+
+export class SessionSpans {
+  /** `undefined`: the counter only. */
+  readonly #tracer: Tracer | undefined;
+  readonly #parent: OtelContext | undefined;
+  #failure: SessionFailure | undefined;
+  #retry: OtelSpan | undefined;
+  #compaction: OtelSpan | undefined;
+
+  /**
+   * The telemetry of a turn starting now, or `undefined` when nothing is to be recorded. Spans when `traced` (the
+   * SDK records telemetry for the session's calls) and a tracer provider is registered; the counter whenever a
+   * meter provider is.
+   */
+  static forTurn(traced: boolean): SessionSpans | undefined {
+    const tracer = traced ? otelTracer() : undefined;
+    if (tracer === undefined && otelMeter() === undefined) return undefined;
+    return new SessionSpans(tracer, activeContext());
+  }
+
+  private constructor(tracer: Tracer | undefined, parent: OtelContext | undefined) {
+    this.#tracer = tracer;
+    this.#parent = parent;
+  }
+
+  /** An attempt failed: the retry that may follow names its error. */
+  attemptFailed(failure: SessionFailure): void {
+    this.#failure = failure;
+  }
+
+  /** Retry `attempt` (1-based) waits `delayMs` before its attempt. */
+  retryStarted(attempt: number, delayMs: number): void {
+    const failure = this.#failure;
+    count('retries', { 'graceful_ai.scope': 'session', 'graceful_ai.error.kind': failure?.kind });
+    this.#retry?.end();
+    this.#retry = this.#tracer?.startSpan(
+      sessionSpanNames.retry,
+      {
+        attributes: {
+          'graceful_ai.session.retry.attempt': attempt,
+          'graceful_ai.retry.delay_ms': delayMs,
+          'graceful_ai.error.kind': failure?.kind,
+          'graceful_ai.error.reason': failure?.reason,
+          'error.type': failure?.name,
+        },
+      },
+      this.#parent,
+    );
+  }
+
+  /** An attempt starts: the wait before it is over. */
+  attemptStarting(): void {
+    this.#retry?.end();
+    this.#retry = undefined;
+  }
+
+  compactionStarted(messagesBefore: number): void {
+    this.#compaction = this.#tracer?.startSpan(
+      sessionSpanNames.compaction,
+      { attributes: { 'graceful_ai.compaction.messages_before': messagesBefore } },
+      this.#parent,
+    );
+  }
+
+  compactionEnded(messagesRemoved: number): void {
+    this.#compaction?.setAttributes({ 'graceful_ai.compaction.messages_removed': messagesRemoved });
+    this.#endCompaction('success');
+  }
+
+  /**
+   * The turn ended: a span still open ends failed — a compaction that threw, a wait the turn did not get past
+   * (`abortRetry()`, `abort()`). A retry whose attempt went out has no outcome: it is its attempt's.
+   */
+  turnEnded(): void {
+    this.#retry?.setAttributes({ 'graceful_ai.session.retry.outcome': 'failure' });
+    this.#retry?.end();
+    this.#retry = undefined;
+    this.#endCompaction('failure');
+  }
+
+  #endCompaction(outcome: 'success' | 'failure'): void {
+    this.#compaction?.setAttributes({ 'graceful_ai.session.compaction.outcome': outcome });
+    this.#compaction?.end();
+    this.#compaction = undefined;
+  }
+}
