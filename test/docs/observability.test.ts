@@ -1,17 +1,24 @@
 /**
  * docs/observability.md's table of spans, events and metrics is what graceful-ai records: scenarios that exercise
  * every one of them (a recovered stream with a reset, a retry, a failover, a model breaker opening, a repaired
- * history, a tool retried and a tool breaker opening) are run with the OpenTelemetry SDK; the names and attribute
+ * history, a tool retried and a tool breaker opening, a session's auto-retry and compaction, shared cool-downs
+ * announced, waited out and refused) are run with the OpenTelemetry SDK; the names and attribute
  * keys they record must equal the table's, row by row.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isStepCount, tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
+import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { streamText } from '../../adapters/ai-sdk/drop-in/stream-text.js';
+import { AgentSession } from '../../adapters/ai-sdk/session/agent-session.js';
+import { fault, reply } from '../../mocks/index.js';
+import { mockHandlers } from '../../mocks/msw.js';
+import { InMemoryCoordination } from '../../src/policy/shared-cooldowns.js';
 import { installOtel, type OtelHarness } from '../adapters/ai-sdk/otel-harness.js';
 import {
   apiError,
@@ -24,6 +31,7 @@ import {
 } from '../adapters/ai-sdk/stream-guard-fixtures.js';
 import { markdownTables } from './markdown.js';
 
+const msw = setupServer();
 const page = 'docs/observability.md';
 const text = readFileSync(join(import.meta.dirname, '../..', page), 'utf8');
 
@@ -49,7 +57,58 @@ const cut = (shown: string) =>
   streamOf([...preamble('r1'), ...textParts(shown, { open: true })], apiError(503));
 const answer = (said: string) => streamOf([...preamble('r2'), ...textParts(said), finish()]);
 
+/** A coordination on a clock only the guard's sleeps move. */
+function sharedCooldowns() {
+  let now = 0;
+  const sleep = async (ms: number) => {
+    now += ms;
+  };
+  return { coordination: new InMemoryCoordination({ clock: { now: () => now } }), sleep };
+}
+
 async function scenarios(): Promise<void> {
+  // An AgentSession: a 503 retried, then an overflow compacted.
+  msw.use(
+    ...mockHandlers([
+      fault.serverError(503),
+      reply.text('a1'),
+      fault.contextLengthExceeded(),
+      reply.text('a2'),
+    ]),
+  );
+  const agent = new AgentSession({
+    model: createOpenAI({ apiKey: 'sk-test' }).chat('gpt-doc'),
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    sleep: async () => {},
+  });
+  await agent.prompt('one');
+  await agent.prompt('two');
+  // A retry cancelled during its wait.
+  msw.use(...mockHandlers([fault.serverError(503)]));
+  agent.subscribe((event) => {
+    if (event.type === 'auto_retry_start') agent.abortRetry();
+  });
+  await agent.prompt('three').catch(() => {});
+  // Shared cool-downs: announced by a 429, waited out by the next call, refused when longer than a call may wait.
+  const { coordination, sleep } = sharedCooldowns();
+  const limited = (seconds: number) => apiError(429, { headers: { 'retry-after': String(seconds) } });
+  const shared = { prompt: 'hi', maxRetries: 0, coordination, onError: () => {} };
+  const cooled = id();
+  await streamText({
+    ...shared,
+    model: scriptedModel([{ throws: limited(2) }], [], cooled),
+    streamGuard: { sleep },
+  }).consumeStream();
+  await streamText({
+    ...shared,
+    model: scriptedModel([{ throws: limited(30) }], [], cooled),
+    streamGuard: { sleep },
+  }).consumeStream();
+  await streamText({
+    ...shared,
+    model: scriptedModel([answer('never')], [], cooled),
+    streamGuard: { sleep, maxRetryAfterMs: 10_000 },
+  }).consumeStream();
   // A recovered stream whose recovery answers anew (a reset), after a retry before content.
   const recovered = scriptedModel(
     [{ throws: apiError(503) }, cut('Partial')],
@@ -120,6 +179,7 @@ describe('docs/observability.md: the table of spans, events and metrics', () => 
   };
 
   beforeAll(async () => {
+    msw.listen({ onUnhandledFrame: 'error' });
     otel = installOtel();
     await scenarios();
     for (const span of otel.spans()) {
@@ -143,7 +203,10 @@ describe('docs/observability.md: the table of spans, events and metrics', () => 
         );
     }
   });
-  afterAll(() => otel.uninstall());
+  afterAll(() => {
+    otel.uninstall();
+    msw.close();
+  });
 
   it('every documented name is recorded and every recorded name documented', () => {
     expect([...recorded.keys()].sort()).toEqual([...documented().keys()].sort());

@@ -7,7 +7,6 @@ import type { Resolved, StreamGuardEvent, StreamGuardEventMap } from './options.
 
 /** The telemetry of a call starting now (in the context it starts in), or `undefined` when nothing is recorded. */
 export function callTelemetry(options: Resolved): GuardTelemetry | undefined {
-  if (options.telemetry === false) return undefined;
   return GuardTelemetry.forCall(options.telemetry, () => options.clock.now());
 }
 

@@ -174,16 +174,15 @@ export class GuardTelemetry {
   readonly #open = new Set<AttemptTelemetry>();
 
   /**
-   * The telemetry of a call starting now, or `undefined` when nothing is to be recorded: the call's telemetry off
-   * (`enabled: false`, the drop-ins' reading of the SDK's `telemetry` option), or neither a tracer nor a meter
-   * provider registered. Spans are recorded when a tracer provider is registered and the SDK records telemetry for
-   * the call (`enabled: true`) or, where the guard cannot read that option (`enabled: undefined`: the guard as plain
-   * middleware), a span records where the call starts; metrics whenever a meter provider is registered.
+   * The telemetry of a call starting now, or `undefined` when nothing is to be recorded (neither a tracer nor a meter
+   * provider registered). Spans are recorded when a tracer provider is registered and the SDK records telemetry for the
+   * call (`enabled: true`, the drop-ins' reading of the SDK's `telemetry` option) or, where the guard cannot read that
+   * option (`enabled: undefined`: the guard as plain middleware), a span records where the call starts; metrics
+   * whenever a meter provider is registered.
    */
   static forCall(enabled: boolean | undefined, now: () => number): GuardTelemetry | undefined {
-    if (enabled === false) return undefined;
-    const parent = activeContext();
-    const traced = enabled === true || spanIn(parent)?.isRecording() === true;
+    const parent = enabled === false ? undefined : activeContext();
+    const traced = enabled === true || (enabled === undefined && spanIn(parent)?.isRecording() === true);
     const tracer = traced ? otelTracer() : undefined;
     if (tracer === undefined && otelMeter() === undefined) return undefined;
     return new GuardTelemetry(tracer, parent, now);

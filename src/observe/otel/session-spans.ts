@@ -92,7 +92,7 @@ export class SessionSpans {
 
   compactionEnded(messagesRemoved: number): void {
     this.#compaction?.setAttributes({ 'graceful_ai.compaction.messages_removed': messagesRemoved });
-    this.#endCompaction('success');
+    this.#endCompaction('ok');
   }
 
   /**
@@ -100,14 +100,14 @@ export class SessionSpans {
    * (`abortRetry()`, `abort()`). A retry whose attempt went out has no outcome: it is its attempt's.
    */
   turnEnded(): void {
-    this.#retry?.setAttributes({ 'graceful_ai.session.retry.outcome': 'failure' });
+    this.#retry?.setAttributes({ 'graceful_ai.session.retry.outcome': 'failed' });
     this.#retry?.end();
     this.#retry = undefined;
-    this.#endCompaction('failure');
+    this.#endCompaction('failed');
   }
 
-  #endCompaction(outcome: 'success' | 'failure'): void {
-    this.#compaction?.setAttributes({ 'graceful_ai.session.compaction.outcome': outcome });
+  #endCompaction(outcome: 'ok' | 'failed'): void {
+    this.#compaction?.setAttributes({ 'graceful_ai.compaction.outcome': outcome });
     this.#compaction?.end();
     this.#compaction = undefined;
   }

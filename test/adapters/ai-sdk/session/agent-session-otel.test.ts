@@ -105,7 +105,7 @@ describe('AgentSession auto-retries in the trace', () => {
     ]);
   });
 
-  it('a retry cancelled before its attempt went out ends with outcome failure', async () => {
+  it('a retry cancelled before its attempt went out ends with outcome failed', async () => {
     const { agent } = session([fault.serverError(503), reply.text('never')]);
     agent.subscribe((event) => {
       if (event.type === 'auto_retry_start') agent.abortRetry();
@@ -113,7 +113,7 @@ describe('AgentSession auto-retries in the trace', () => {
     await expect(inApp(() => agent.prompt('hi'))).rejects.toMatchObject({ name: 'RetryCancelledError' });
     expect(otel.span('graceful-ai.session.retry').attributes).toMatchObject({
       'graceful_ai.session.retry.attempt': 1,
-      'graceful_ai.session.retry.outcome': 'failure',
+      'graceful_ai.session.retry.outcome': 'failed',
     });
   });
 
@@ -138,7 +138,7 @@ describe('AgentSession compaction in the trace', () => {
     expect(compaction.attributes).toEqual({
       'graceful_ai.compaction.messages_before': 3,
       'graceful_ai.compaction.messages_removed': 1,
-      'graceful_ai.session.compaction.outcome': 'success',
+      'graceful_ai.compaction.outcome': 'ok',
     });
     expect(otel.parentName(compaction)).toBe('app.request');
     expect(graceful().map((s) => s.name)).toEqual(['graceful-ai.session.compaction']);
@@ -152,7 +152,7 @@ describe('AgentSession compaction in the trace', () => {
     await expect(agent.prompt('one')).rejects.toThrow('summariser down');
     expect(otel.span('graceful-ai.session.compaction').attributes).toEqual({
       'graceful_ai.compaction.messages_before': 1,
-      'graceful_ai.session.compaction.outcome': 'failure',
+      'graceful_ai.compaction.outcome': 'failed',
     });
   });
 });

@@ -326,6 +326,11 @@ describe('when the SDK records no telemetry, no span', () => {
       () => streamText({ model, prompt: 'hi', streamGuard: quiet, telemetry: { isEnabled: false } }).text,
     );
     expect(otel.tree()).toBe('app.request');
+    // Counters hold no content: they count whatever the call's setting.
+    const points = await otel.metric('graceful_ai.recoveries');
+    expect(
+      points.filter((p) => p.attributes['gen_ai.request.model'] === model.modelId).map((p) => p.value),
+    ).toEqual([1]);
   });
 
   it('empty per-call integrations: off as well', async () => {
