@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import { streamText } from '../../../../adapters/ai-sdk/drop-in/stream-text.js';
 import { installOtel, type OtelHarness } from '../otel-harness.js';
-import { finish, preamble, textParts } from '../stream-guard-fixtures.js';
+import { finish, preamble, streamOf, textParts } from '../stream-guard-fixtures.js';
 
 let unique = 0;
 
@@ -29,7 +29,7 @@ function toolLoopModel(toolName: string) {
             ]
           : [...preamble('r2'), ...textParts('Sunny.'), finish()];
       return {
-        stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }),
+        stream: streamOf(parts),
       };
     },
   });
