@@ -42,7 +42,11 @@ describe('the demo on each provider', () => {
       expect(scene).toContain('attempt 2: generate ok, 74 characters shown');
       expect(scene).toContain(`result.text rejects: StreamFailedError: The model stream failed: ${revoked}`);
       expect(stdout).not.toContain('section crashed');
-      expectFailover(stdout.slice(stdout.indexOf('━━ Failover'), stdout.indexOf('━━ gracefulTool')));
+      expectFailover(stdout.slice(stdout.indexOf('━━ Failover'), stdout.indexOf('━━ Your trace')));
+      // The trace scene: graceful-ai's spans under the SDK's chat span (test/examples/demo/trace.test.ts in detail).
+      expect(stdout.slice(stdout.indexOf('━━ Your trace'), stdout.indexOf('━━ gracefulTool'))).toMatch(
+        /ℹ {7}graceful-ai\.recovery .* outcome=ok/,
+      );
       // The MCP scene: the plain SDK hands the model the isError result; the drop-in retries the read-only tool.
       expect(stdout).toContain(
         'check_stock: {"content":[{"type":"text","text":"inventory database connection lost"}],"isError":true}',
