@@ -1,6 +1,7 @@
 import type { Emitter } from './emitter.js';
 import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';
+import { activeSpanEvent } from './otel/otel-api.js';
 import { count } from './otel/otel-metrics.js';
 import { type ToolEventMap, toolEvents } from './tool-events.js';
 import type { TurnTrace } from './trace.js';
@@ -27,6 +28,11 @@ export function reportCircuitChange(sinks: CircuitSinks, event: ToolEventMap['ci
     sinks.metrics.circuitOpened(event.toolName);
     count('breakerOpens', { 'graceful_ai.scope': 'tool', 'gen_ai.tool.name': event.toolName });
   }
+  activeSpanEvent('graceful_ai.tool_breaker', {
+    'gen_ai.tool.name': event.toolName,
+    'graceful_ai.breaker.from': event.from,
+    'graceful_ai.breaker.to': event.to,
+  });
   sinks.logger.info(`Circuit of tool '${event.toolName}': ${event.from} → ${event.to}`);
   sinks.trace?.record({
     event_type: 'circuit_state',

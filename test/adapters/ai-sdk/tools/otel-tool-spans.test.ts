@@ -106,6 +106,21 @@ describe.each(['otel', 'legacy'] as const)('tool attempts in the trace (%s integ
       'retry',
       'give_up:circuit_open',
     ]);
+    const transitions = otel
+      .spans()
+      .flatMap((s) =>
+        s.events.filter((e) => e.name === 'graceful_ai.tool_breaker').map((e) => [s.name, e.attributes]),
+      );
+    expect(transitions).toEqual([
+      [
+        toolSpan(toolName),
+        {
+          'gen_ai.tool.name': toolName,
+          'graceful_ai.breaker.from': 'closed',
+          'graceful_ai.breaker.to': 'open',
+        },
+      ],
+    ]);
     expect(await otel.metric('graceful_ai.breaker.opens')).toContainEqual({
       attributes: { 'graceful_ai.scope': 'tool', 'gen_ai.tool.name': toolName },
       value: 1,
