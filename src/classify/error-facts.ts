@@ -168,8 +168,15 @@ const googleType = (detail: unknown, type: string): boolean => {
  * `RetryInfo.retryDelay` ("34s", "0.5s") a retry hint in ms.
  */
 function googleDetails(details: unknown, addCode: (code: unknown) => void, retryHints: unknown[]): void {
-  if (!Array.isArray(details)) return;
-  for (const detail of details.slice(0, maxListedErrors)) {
+  let listed: unknown[];
+  try {
+    // `Array.isArray` and `slice` throw on a revoked proxy: such details are none.
+    if (!Array.isArray(details)) return;
+    listed = details.slice(0, maxListedErrors);
+  } catch {
+    return;
+  }
+  for (const detail of listed) {
     if (googleType(detail, 'google.rpc.ErrorInfo')) addCode(read(detail, 'reason'));
     const delay = googleType(detail, 'google.rpc.RetryInfo') ? read(detail, 'retryDelay') : undefined;
     const seconds = typeof delay === 'string' ? /^(\d{1,9}(?:\.\d{1,9})?)s$/.exec(delay) : null;

@@ -22,6 +22,16 @@ describe('the public classify entry points on values nobody can read', () => {
     expect(() => parseRetryAfter({}, { clock: { now: 1 } as never })).toThrow(TypeError);
   });
 
+  it('a Google payload whose details[] is a revoked proxy is read as no details (found by the property below)', () => {
+    const { proxy: details, revoke } = Proxy.revocable([], {});
+    revoke();
+    const error = Object.assign(new Error('quota'), {
+      data: { error: { status: 'RESOURCE_EXHAUSTED', details } },
+    });
+    expect(parseRetryAfter(error, { clock })).toBeUndefined();
+    expect(classifyError(error, { clock }).kind).toBe('transient');
+  });
+
   it('parseRetryAfter never throws and gives no hint or a finite delay (property)', () => {
     fc.assert(
       fc.property(hostileValue, (hostile) => {
