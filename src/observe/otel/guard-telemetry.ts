@@ -1,10 +1,10 @@
 /**
- * The stream guard's spans and metrics for one model call: spans in the application's OpenTelemetry trace: one `graceful-ai.attempt`
- * per request the guard sends, one `graceful-ai.recovery` around the requests that recover a failure after content,
- * and span events for what happens between requests (failover, resets, breaker transitions, a repaired history).
- * The parent is the context active when the call started: the AI SDK's model-call span (`chat {model}`, or
- * `ai.streamText.doStream` with `LegacyOpenTelemetry`) when the SDK records telemetry. It is captured then, because a
- * recovery runs in the consumer's read of the stream, where that span is no longer active.
+ * The stream guard's spans and metrics for one model call. In the application's OpenTelemetry trace: one
+ * `graceful-ai.attempt` per request the guard sends, one `graceful-ai.recovery` around the requests that recover a
+ * failure after content, and span events for what happens between requests (failover, resets, breaker transitions, a
+ * repaired history). The parent is the context active when the call started: the AI SDK's model-call span (`chat
+ * {model}`, or `ai.streamText.doStream` with `LegacyOpenTelemetry`) when the SDK records telemetry. It is captured
+ * then, because a recovery runs in the consumer's read of the stream, where that span is no longer active.
  */
 
 import {
@@ -277,7 +277,7 @@ export class GuardTelemetry {
     this.#endRecovery('cancelled');
   }
 
-  /** @internal An attempt span ended; a recovery's attempt that succeeded ends the recovery. */
+  /** An attempt ended (its `AttemptTelemetry` tells); a recovery's attempt that succeeded ends the recovery. */
   attemptEnded(attempt: AttemptTelemetry, record: AttemptFacts): void {
     this.#open.delete(attempt);
     const recovery = this.#recovery;
