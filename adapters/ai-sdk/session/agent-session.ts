@@ -248,10 +248,9 @@ export class AgentSession<TOOLS extends ToolSet = ToolSet> {
   prompt(text: string): Promise<TurnResult> {
     // Not for a busy session's rejected turn: the running one keeps its spans.
     const spans = this.#core.isRunning ? undefined : this.#turnSpans();
-    return this.#core.runTurn(text, { role: 'user', content: text }, (context) => {
-      spans?.attemptStarting();
-      return this.#attempt(context);
-    });
+    return this.#core.runTurn(text, { role: 'user', content: text }, (context) =>
+      spans ? spans.attempt(() => this.#attempt(context)) : this.#attempt(context),
+    );
   }
 
   /** Releases the store (the JSONL file lock). */

@@ -1,15 +1,17 @@
 /**
- * A session turn's spans: one `graceful-ai.session.retry` per auto-retry, covering the wait before the retried
- * attempt, and one `graceful-ai.session.compaction` per compaction. Their parent is the context active when the turn
+ * A session turn's spans: one `graceful-ai.session.retry` per auto-retry, covering the wait and the retried attempt
+ * (the SDK's spans of that call nest under it), and one `graceful-ai.session.compaction` per compaction. Their parent is the context active when the turn
  * started, captured then: the session's events fire after awaits and in stream callbacks. Auto-retries are also
  * counted (`graceful_ai.retries`, scope `session`) wherever a meter provider is registered.
  */
 import {
   activeContext,
+  contextWith,
   type OtelContext,
   type OtelSpan,
   otelMeter,
   otelTracer,
+  runIn,
   type Tracer,
 } from './otel-api.js';
 import { count } from './otel-metrics.js';
@@ -76,10 +78,28 @@ export class SessionSpans {
     );
   }
 
-  /** An attempt starts: the wait before it is over. */
-  attemptStarting(): void {
-    this.#retry?.end();
+  /**
+   * Runs an attempt. A retried one runs inside its retry's span (the SDK's spans of the call nest under it), which
+   * ends with the attempt: `ok`, or `failed` when it threw.
+   */
+  attempt<T>(run: () => Promise<T>): Promise<T> {
+    const retry = this.#retry;
     this.#retry = undefined;
+    if (retry === undefined) return run();
+    const end = (outcome: 'ok' | 'failed') => {
+      retry.setAttributes({ 'graceful_ai.session.retry.outcome': outcome });
+      retry.end();
+    };
+    return runIn(contextWith(this.#parent, retry), run).then(
+      (value) => {
+        end('ok');
+        return value;
+      },
+      (error: unknown) => {
+        end('failed');
+        throw error;
+      },
+    );
   }
 
   compactionStarted(messagesBefore: number): void {
@@ -97,7 +117,7 @@ export class SessionSpans {
 
   /**
    * The turn ended: a span still open ends failed — a compaction that threw, a wait the turn did not get past
-   * (`abortRetry()`, `abort()`). A retry whose attempt went out has no outcome: it is its attempt's.
+   * (`abortRetry()`, `abort()`).
    */
   turnEnded(): void {
     this.#retry?.setAttributes({ 'graceful_ai.session.retry.outcome': 'failed' });

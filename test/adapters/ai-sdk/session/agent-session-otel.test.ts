@@ -55,7 +55,7 @@ const time = ([s, ns]: [number, number]) => s * 1e9 + ns;
 const endsBefore = (a: ReadableSpan, b: ReadableSpan) => time(a.endTime) <= time(b.startTime);
 
 describe('AgentSession auto-retries in the trace', () => {
-  it('a span per retry under the caller span, between the failed and the retried call; counted', async () => {
+  it('a span per retry under the caller span, after the failed call, holding the retried one; counted', async () => {
     const { agent, finishedAtSleep } = session([fault.serverError(503), reply.text('Hello there')]);
     const counted = await sessionRetries();
     await inApp(() => agent.prompt('hi'));
@@ -67,10 +67,10 @@ describe('AgentSession auto-retries in the trace', () => {
         '      chat gpt-mock',
         '        graceful-ai.attempt',
         '  graceful-ai.session.retry',
-        '  invoke_agent gpt-mock',
-        '    step 1',
-        '      chat gpt-mock',
-        '        graceful-ai.attempt',
+        '    invoke_agent gpt-mock',
+        '      step 1',
+        '        chat gpt-mock',
+        '          graceful-ai.attempt',
       ].join('\n'),
     );
     const retry = otel.span('graceful-ai.session.retry');
@@ -80,11 +80,13 @@ describe('AgentSession auto-retries in the trace', () => {
       'graceful_ai.error.kind': 'transient',
       'graceful_ai.error.reason': 'status:503',
       'error.type': 'AI_APICallError',
+      'graceful_ai.session.retry.outcome': 'ok',
     });
-    // The span covers the wait: open while the backoff sleeps, ended before the retried call starts.
+    // The span covers the wait and the retried call: open while the backoff sleeps, ended after the retried call.
     expect(finishedAtSleep).toEqual([expect.not.arrayContaining(['graceful-ai.session.retry'])]);
     const [failed, retried] = otel.spans().filter((s) => s.name === 'invoke_agent gpt-mock');
-    expect(endsBefore(failed!, retry) && endsBefore(retry, retried!)).toBe(true);
+    expect(endsBefore(failed!, retry)).toBe(true);
+    expect(time(retried!.endTime)).toBeLessThanOrEqual(time(retry.endTime));
     expect(retry.status.code).not.toBe(2);
     expect(await sessionRetries()).toBe(counted + 1);
   });
@@ -97,11 +99,13 @@ describe('AgentSession auto-retries in the trace', () => {
         s.attributes['graceful_ai.session.retry.attempt'],
         s.attributes['graceful_ai.retry.delay_ms'],
         s.attributes['graceful_ai.error.reason'],
+        s.attributes['graceful_ai.session.retry.outcome'],
         otel.parentName(s),
       ]),
     ).toEqual([
-      [1, 2000, 'status:503', 'app.request'],
-      [2, 4000, 'status:500', 'app.request'],
+      // The first retried call failed too: its retry is `failed`, and the second one follows beside it.
+      [1, 2000, 'status:503', 'failed', 'app.request'],
+      [2, 4000, 'status:500', 'ok', 'app.request'],
     ]);
   });
 
