@@ -8,9 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createOpenAI } from '@ai-sdk/openai';
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isStepCount, tool } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -20,6 +18,7 @@ import { fault, reply } from '../../mocks/index.js';
 import { mockHandlers } from '../../mocks/msw.js';
 import { InMemoryCoordination } from '../../src/policy/shared-cooldowns.js';
 import { installOtel, type OtelHarness } from '../adapters/ai-sdk/otel-harness.js';
+import { scriptedModel as turnModel } from '../adapters/ai-sdk/scripted-model.js';
 import {
   apiError,
   finish,
@@ -139,21 +138,7 @@ async function scenarios(): Promise<void> {
     ],
   }).text;
   // A tool retried, then its breaker opening.
-  let step = 0;
-  const model = new MockLanguageModelV4({
-    modelId: `doc-${++unique}`,
-    doStream: async () => {
-      const parts: LanguageModelV4StreamPart[] =
-        step++ === 0
-          ? [
-              ...preamble('t1'),
-              { type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: '{}' },
-              finish('tool-calls'),
-            ]
-          : [...preamble('t2'), ...textParts('Done.'), finish()];
-      return { stream: streamOf(parts) };
-    },
-  });
+  const model = turnModel((step) => (step === 0 ? { calls: [['weather', {}]] } : { text: 'Done.' }));
   const failing = tool({
     inputSchema: z.object({}),
     execute: async (): Promise<string> => {

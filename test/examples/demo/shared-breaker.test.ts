@@ -1,12 +1,11 @@
 import { createServer, type Socket, connect as tcpConnect } from 'node:net';
-import { Writable } from 'node:stream';
 import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DemoContext } from '../../../examples/demo/context.js';
 import { redisSource, scene } from '../../../examples/demo/shared-breaker.js';
-import { createTranscript } from '../../../examples/demo/transcript.js';
 import { type MockServer, startMockServer } from '../../../mocks/index.js';
 import { describeWithRedis } from '../../redis/describe-with-redis.js';
+import { capturedTranscript } from './play-section.js';
 
 describe('demo scale-out scene: where its Redis comes from', () => {
   it('REDIS_URL first, then a throwaway redis-server, else a one-line notice', () => {
@@ -62,16 +61,10 @@ describeWithRedis('demo scale-out scene: two processes, one breaker', (server) =
   });
 
   const playScene = async (url: string) => {
-    let text = '';
-    const out = new Writable({
-      write(chunk, _encoding, done) {
-        text += String(chunk);
-        done();
-      },
-    });
+    const transcript = capturedTranscript();
     const openai = createOpenAI({ apiKey: 'sk-demo', baseURL: mock.urls.openai });
     const ctx: DemoContext = {
-      print: createTranscript({ out, color: false }),
+      print: transcript.print,
       live: false,
       mock,
       model: (id = 'gpt-4o-mini') => openai.chat(id),
@@ -79,7 +72,7 @@ describeWithRedis('demo scale-out scene: two processes, one breaker', (server) =
       script: (script) => mock.setScript(script),
     };
     const summary = await scene(ctx, url);
-    return { summary, text };
+    return { summary, text: transcript.printed() };
   };
 
   const expectFailedFast = ({ summary, text }: Awaited<ReturnType<typeof playScene>>) => {

@@ -3,37 +3,18 @@
  * (`execute_tool`, or `ai.toolCall` with `LegacyOpenTelemetry`), what each decided and why; the tool retry and
  * breaker counters; and none when the SDK records no telemetry.
  */
-import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isStepCount, tool } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { streamText } from '../../../../adapters/ai-sdk/drop-in/stream-text.js';
 import { installOtel, type OtelHarness } from '../otel-harness.js';
-import { finish, preamble, streamOf, textParts } from '../stream-guard-fixtures.js';
+import { scriptedModel as turnModel } from '../scripted-model.js';
 
 let unique = 0;
 
 /** Step 1 calls `tool`, step 2 answers. */
-function toolLoopModel(toolName: string) {
-  let step = 0;
-  return new MockLanguageModelV4({
-    modelId: `m-${++unique}`,
-    doStream: async () => {
-      const parts: LanguageModelV4StreamPart[] =
-        step++ === 0
-          ? [
-              ...preamble('r1'),
-              { type: 'tool-call', toolCallId: 'c1', toolName, input: '{"city":"Paris"}' },
-              finish('tool-calls'),
-            ]
-          : [...preamble('r2'), ...textParts('Sunny.'), finish()];
-      return {
-        stream: streamOf(parts),
-      };
-    },
-  });
-}
+const toolLoopModel = (toolName: string) =>
+  turnModel((step) => (step === 0 ? { calls: [[toolName, { city: 'Paris' }]] } : { text: 'Sunny.' }));
 
 const flaky = (failures: number) => {
   let calls = 0;
