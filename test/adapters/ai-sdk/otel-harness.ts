@@ -118,3 +118,19 @@ export const inApp = <T>(fn: () => PromiseLike<T>): Promise<T> =>
   });
 
 const compareTime = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];
+
+/**
+ * The tree (as `OtelHarness.tree()` prints it) of one recovered call under `@ai-sdk/otel`'s `OpenTelemetry`:
+ * the SDK's agent, step and model-call spans, the failed attempt and the recovery with its attempt; `depth` indents it
+ * under a parent of the test's own.
+ */
+export function recoveredCallTree(modelId: string, depth = 0): string[] {
+  return [
+    `invoke_agent ${modelId}`,
+    '  step 1',
+    `    chat ${modelId}`,
+    '      graceful-ai.attempt',
+    '      graceful-ai.recovery',
+    '        graceful-ai.attempt',
+  ].map((line) => `${'  '.repeat(depth)}${line}`);
+}
