@@ -74,7 +74,6 @@ export {
   type ToolErrorGuidance,
 } from '../../src/model-text/format-for-model.js';
 export type { EventSink } from '../../src/observe/emitter.js';
-export type { Logger } from '../../src/observe/logger.js';
 export { getToolMetrics, resetToolMetrics, type ToolMetricsSnapshot } from '../../src/observe/metrics.js';
 export { onToolEvent, type ToolEvent, type ToolEventMap } from '../../src/observe/tool-events.js';
 export { type TraceEntry, TurnTrace, type TurnTraceOptions } from '../../src/observe/trace.js';
@@ -108,6 +107,7 @@ export {
   removeDiscarded,
 } from '../../src/stream/reset-part.js';
 export type { ToolHistoryRepair } from '../../src/stream/tool-history-repair.js';
+export type { Logger } from '../../src/util/logger.js';
 export type { Clock, Random, Sleep } from '../../src/util/time.js';
 export { type GracefulToolLoopAgentSettings, ToolLoopAgent } from './agent/tool-loop-agent.js';
 export { defaults } from './defaults.js';

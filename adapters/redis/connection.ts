@@ -4,7 +4,7 @@
  * and `@upstash/redis` `exec(['GET', key])` over HTTP (edge runtimes, Workers) — so the user's own client
  * (connected, configured, shared with the app) is used as it is, and none is a dependency.
  */
-import { defaultLogger, type Logger } from '../../src/observe/logger.js';
+import { defaultLogger, type Logger } from '../../src/util/logger.js';
 import { type Clock, systemClock } from '../../src/util/time.js';
 import { checkClock, checkOptionsObject, checkTimeoutMs } from '../../src/util/validate.js';
 

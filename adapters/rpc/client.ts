@@ -1,9 +1,9 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { RpcError } from '../../src/errors/rpc-error.js';
-import { defaultLogger } from '../../src/observe/logger.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import { errorText } from '../../src/util/error-text.js';
+import { defaultLogger } from '../../src/util/logger.js';
 import { checkFunction, checkTimeoutMs } from '../../src/util/validate.js';
 import { encodeFrame, previewLine, readFrames } from './framing.js';
 import type { RpcCommand, RpcState } from './protocol.js';

@@ -1,5 +1,5 @@
+import { defaultLogger, type Logger } from '../util/logger.js';
 import type { Emitter } from './emitter.js';
-import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';
 import { activeSpanEvent } from './otel/otel-api.js';
 import { count } from './otel/otel-metrics.js';

@@ -1,4 +1,4 @@
-import { defaultLogger, type Logger } from './logger.js';
+import { defaultLogger, type Logger } from '../util/logger.js';
 
 /** A map from event type to its payload type. */
 export type EventMap = Record<string, object>;

@@ -2,9 +2,10 @@
  * `graceful-ai/observe`: what the resilience layer reports — typed events, metrics, the bounded decision trace and
  * the logger interface. The main entry re-exports what an agent author uses day to day. See docs/resilience.md.
  */
+
+export { defaultLogger, type Logger } from '../util/logger.js';
 export type { CircuitListener } from './circuit-changes.js';
 export { Emitter, type EventMap, type EventOf, type EventSink, type Listener } from './emitter.js';
-export { defaultLogger, type Logger } from './logger.js';
 export { getToolMetrics, resetToolMetrics, ToolMetrics, type ToolMetricsSnapshot } from './metrics.js';
 export {
   type CircuitState,

@@ -1,8 +1,8 @@
 import type { Classification } from '../classify/types.js';
 import { errorText } from '../util/error-text.js';
+import { defaultLogger, type Logger } from '../util/logger.js';
 import { type CircuitListener, reportCircuitChange } from './circuit-changes.js';
 import type { Emitter } from './emitter.js';
-import { defaultLogger, type Logger } from './logger.js';
 import { type ToolMetrics, toolMetrics } from './metrics.js';
 import { count } from './otel/otel-metrics.js';
 import { type CircuitState, type FailureDecision, type ToolEventMap, toolEvents } from './tool-events.js';

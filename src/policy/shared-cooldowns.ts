@@ -1,5 +1,5 @@
 import { CooldownError } from '../errors/cooldown-error.js';
-import { defaultLogger, type Logger } from '../observe/logger.js';
+import { defaultLogger, type Logger } from '../util/logger.js';
 import { isThenable } from '../util/shape.js';
 import { type Clock, systemClock } from '../util/time.js';
 import { checkClock, checkOptionsObject } from '../util/validate.js';

@@ -1,5 +1,5 @@
 import { SessionStoreClosedError } from '../errors/session-errors.js';
-import { defaultLogger, type Logger } from '../observe/logger.js';
+import { defaultLogger, type Logger } from '../util/logger.js';
 import { checkBoolean, checkFunction, checkOptionsObject } from '../util/validate.js';
 import type { SessionEntry } from './entries.js';
 import { readSessionFile } from './jsonl-reader.js';

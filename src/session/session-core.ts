@@ -4,7 +4,7 @@ import type { Classification, ClassifyOverrides } from '../classify/types.js';
 import { ContextOverflowError } from '../errors/context-overflow-error.js';
 import { SessionBusyError } from '../errors/session-errors.js';
 import { Emitter } from '../observe/emitter.js';
-import { defaultLogger, type Logger } from '../observe/logger.js';
+import { defaultLogger, type Logger } from '../util/logger.js';
 import { type Clock, type Sleep, systemClock } from '../util/time.js';
 import { checkBoolean, checkClock, checkFunction, checkOptionsObject } from '../util/validate.js';
 import { type CompactStrategy, trimContext } from './compaction.js';

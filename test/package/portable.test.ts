@@ -6,7 +6,7 @@
  * `graceful-ai/redis` (edge functions and Workers import it with an `@upstash/redis` client).
  */
 import { describe, expect, it } from 'vitest';
-import { debugRequested } from '../../src/observe/logger.js';
+import { debugRequested } from '../../src/util/logger.js';
 import { bundleEntry, nodeBuiltins } from './entry-bundle.js';
 
 async function importsOf(contents: string): Promise<string[]> {

@@ -6,9 +6,9 @@
  * before any middleware sees the prompt (`MissingToolResultsError`), providers refuse the second.
  */
 import type { PrepareStepFunction, PrepareStepResult } from 'ai';
-import { defaultLogger } from '../../../src/observe/logger.js';
 import { withoutDiscardedMessages } from '../../../src/stream/reset-part.js';
 import { repairToolHistory } from '../../../src/stream/tool-history-repair.js';
+import { defaultLogger } from '../../../src/util/logger.js';
 import { noteRepair } from '../stream-guard/prompt-repair.js';
 import { copyWith } from '../tools/tool-copy.js';
 

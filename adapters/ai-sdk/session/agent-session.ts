@@ -1,6 +1,5 @@
 import { isStepCount, type LanguageModel, type ModelMessage, type StopCondition, type ToolSet } from 'ai';
 import type { ClassifyOverrides } from '../../../src/classify/types.js';
-import type { Logger } from '../../../src/observe/logger.js';
 import { SessionSpans } from '../../../src/observe/otel/session-spans.js';
 import { type Coordination, checkCoordination } from '../../../src/policy/coordination.js';
 import type { CompactStrategy } from '../../../src/session/compaction.js';
@@ -11,6 +10,7 @@ import type { SessionSettings, SessionSettingsInput } from '../../../src/session
 import type { SessionStore } from '../../../src/session/store.js';
 import { isResetPart } from '../../../src/stream/reset-part.js';
 import { repairToolHistory } from '../../../src/stream/tool-history-repair.js';
+import type { Logger } from '../../../src/util/logger.js';
 import type { Clock, Sleep } from '../../../src/util/time.js';
 import { checkFunction, checkOptionsObject } from '../../../src/util/validate.js';
 import { checkCallOptions, sdkRecordsTelemetry } from '../drop-in/guard-call-options.js';

@@ -1,8 +1,8 @@
 import { InvalidToolInputError, NoSuchToolError, type ToolCallRepairFunction, type ToolSet } from 'ai';
 import { attachModelText } from '../../../src/model-text/format-for-model.js';
 import { modelText } from '../../../src/model-text/model-text.js';
-import { defaultLogger, type Logger } from '../../../src/observe/logger.js';
 import type { RedactOption } from '../../../src/redact/redact.js';
+import { defaultLogger, type Logger } from '../../../src/util/logger.js';
 import { checkCount, checkFunction, checkOptionsObject, checkSize } from '../../../src/util/validate.js';
 import { defaultToolRetries, toolRetries } from './graceful-tool.js';
 import { failuresInARow, judgeToolFailure } from './tool-failure.js';

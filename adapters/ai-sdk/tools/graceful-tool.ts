@@ -8,9 +8,9 @@ import {
 } from 'ai';
 import { attachModelText, issuesText } from '../../../src/model-text/format-for-model.js';
 import { modelText } from '../../../src/model-text/model-text.js';
-import { defaultLogger, type Logger } from '../../../src/observe/logger.js';
 import type { RedactOption } from '../../../src/redact/redact.js';
 import { safeJson } from '../../../src/util/guarded.js';
+import { defaultLogger, type Logger } from '../../../src/util/logger.js';
 import { isAsyncIterable, isThenable } from '../../../src/util/shape.js';
 import { truncateText } from '../../../src/util/truncate.js';
 import { checkBoolean, checkCount, checkOptionsObject, checkSize } from '../../../src/util/validate.js';

@@ -1,9 +1,9 @@
 import { isStepCount, type StopCondition, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import { TurnDeadlineError } from '../../../src/errors/turn-deadline-error.js';
 import { attachModelText } from '../../../src/model-text/format-for-model.js';
-import { defaultLogger } from '../../../src/observe/logger.js';
 import type { ToolTelemetry } from '../../../src/observe/tool-telemetry.js';
 import { TurnDeadline, type TurnDeadlineReport } from '../../../src/policy/turn-deadline.js';
+import { defaultLogger } from '../../../src/util/logger.js';
 import { isAsyncIterable } from '../../../src/util/shape.js';
 import type { Sleep } from '../../../src/util/time.js';
 import { checkFunction, checkOptionsObject, checkTimeoutMs } from '../../../src/util/validate.js';

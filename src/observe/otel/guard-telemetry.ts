@@ -12,11 +12,14 @@ import {
   activeContext,
   contextWith,
   type OtelContext,
-  type OtelSpan,
   otelMeter,
   otelTracer,
+  quietly,
+  type RecordedSpan,
   runIn,
+  spanEvent,
   spanIn,
+  startSpan,
   statusError,
   type Tracer,
 } from './otel-api.js';
@@ -80,7 +83,7 @@ const providerNames: Record<string, string> = {
   xai: 'x_ai',
 };
 
-export function providerName(provider: string): string {
+function providerName(provider: string): string {
   const id = provider.toLowerCase();
   for (const prefix in providerNames) {
     if (id === prefix || id.startsWith(`${prefix}.`) || id.startsWith(`${prefix}-`))
@@ -89,7 +92,8 @@ export function providerName(provider: string): string {
   return provider;
 }
 
-const modelAttributes = (model: ModelFacts): Attributes => ({
+/** A model's OpenTelemetry attributes: its well-known provider name and its id. */
+export const modelAttributes = (model: ModelFacts): Attributes => ({
   'gen_ai.provider.name': providerName(model.provider),
   'gen_ai.request.model': model.modelId,
 });
@@ -98,12 +102,12 @@ const modelName = (model: ModelFacts) => `${model.provider}:${model.modelId}`;
 
 /** One attempt's telemetry (its span, when spans are recorded); the guard's attempt recorder ends it with its record. */
 export class AttemptTelemetry {
-  readonly #span: OtelSpan | undefined;
+  readonly #span: RecordedSpan | undefined;
   readonly #context: OtelContext | undefined;
   readonly #owner: GuardTelemetry;
   #ended = false;
 
-  constructor(span: OtelSpan | undefined, context: OtelContext | undefined, owner: GuardTelemetry) {
+  constructor(span: RecordedSpan | undefined, context: OtelContext | undefined, owner: GuardTelemetry) {
     this.#span = span;
     this.#context = context;
     this.#owner = owner;
@@ -154,7 +158,7 @@ export class AttemptTelemetry {
 }
 
 interface OpenRecovery {
-  span: OtelSpan | undefined;
+  span: RecordedSpan | undefined;
   context: OtelContext | undefined;
   startedAt: number;
   kind: 'continuation' | 'regeneration' | undefined;
@@ -197,18 +201,13 @@ export class GuardTelemetry {
   /** Attempt `n` starts: its span (a recovery's attempts nest under the recovery's span). */
   attempt(n: number, mode: 'stream' | 'generate', model: ModelFacts): AttemptTelemetry {
     const parent = this.#recovery?.context ?? this.#parent;
-    const span = this.#tracer?.startSpan(
-      guardSpanNames.attempt,
-      {
-        attributes: {
-          'graceful_ai.attempt.number': n,
-          'graceful_ai.attempt.mode': mode,
-          'graceful_ai.attempt.delay_ms': this.#delayMs,
-          ...modelAttributes(model),
-        },
-      },
-      parent,
-    );
+    const attributes = {
+      'graceful_ai.attempt.number': n,
+      'graceful_ai.attempt.mode': mode,
+      'graceful_ai.attempt.delay_ms': this.#delayMs,
+      ...modelAttributes(model),
+    };
+    const span = this.#tracer && startSpan(this.#tracer, guardSpanNames.attempt, attributes, parent);
     this.#delayMs = 0;
     const attempt = new AttemptTelemetry(span, span && contextWith(parent, span), this);
     this.#open.add(attempt);
@@ -223,11 +222,8 @@ export class GuardTelemetry {
 
   /** A failure after content: the recovery's span starts. */
   recovering(model: ModelFacts): void {
-    const span = this.#tracer?.startSpan(
-      guardSpanNames.recovery,
-      { attributes: modelAttributes(model) },
-      this.#parent,
-    );
+    const span =
+      this.#tracer && startSpan(this.#tracer, guardSpanNames.recovery, modelAttributes(model), this.#parent);
     this.#recovery = {
       span,
       context: span && contextWith(this.#parent, span),
@@ -316,7 +312,7 @@ export class GuardTelemetry {
   /** An event on the call's span (the SDK's model-call span), else on the open recovery's. */
   #event(name: string, attributes: Attributes): void {
     const span = spanIn(this.#parent);
-    const target = span?.isRecording() ? span : this.#recovery?.span;
-    target?.addEvent(name, attributes);
+    if (quietly(() => span?.isRecording())) spanEvent(span, name, attributes);
+    else this.#recovery?.span?.addEvent(name, attributes);
   }
 }

@@ -4,6 +4,7 @@
  * every copy of the API a project holds (its own, `@ai-sdk/otel`'s) shares that registry. The types are the few
  * members graceful-ai calls, written out so that no public type depends on the package.
  */
+import { defaultLogger } from '../../util/logger.js';
 
 /** An attribute value as OpenTelemetry accepts it. */
 export type AttributeValue = string | number | boolean | string[];
@@ -68,12 +69,14 @@ const registry = (): Registry | undefined =>
 
 /** The tracer, when a tracer provider is registered. */
 export function otelTracer(): Tracer | undefined {
-  return registry()?.trace?.getTracer(scopeName);
+  const trace = registry()?.trace;
+  return trace && quietly(() => trace.getTracer(scopeName));
 }
 
 /** The meter, when a meter provider is registered; resolved per use, so one registered later is found. */
 export function otelMeter(): OtelMeter | undefined {
-  return registry()?.metrics?.getMeter(scopeName);
+  const metrics = registry()?.metrics;
+  return metrics && quietly(() => metrics.getMeter(scopeName));
 }
 
 /** The active context (`undefined` without a context manager, e.g. on an edge runtime without one registered). */
@@ -87,8 +90,8 @@ export function spanIn(context: OtelContext | undefined): OtelSpan | undefined {
 }
 
 /** `context` with `span` as its span; without a context, a minimal one holding only the span. */
-export function contextWith(context: OtelContext | undefined, span: OtelSpan): OtelContext {
-  return (context ?? emptyContext).setValue(spanKey, span);
+export function contextWith(context: OtelContext | undefined, span: RecordedSpan): OtelContext {
+  return (context ?? emptyContext).setValue(spanKey, span.raw);
 }
 
 /** Runs `fn` with `context` active (at once, without a context manager). */
@@ -97,10 +100,59 @@ export function runIn<T>(context: OtelContext, fn: () => T): T {
   return manager ? manager.with(context, fn) : fn();
 }
 
+/** Adds an event to a span, when it records. */
+export function spanEvent(span: OtelSpan | undefined, name: string, attributes: Attributes): void {
+  quietly(() => {
+    if (span?.isRecording()) span.addEvent(name, attributes);
+  });
+}
+
 /** Adds an event to the active span, when one records. */
 export function activeSpanEvent(name: string, attributes: Attributes): void {
-  const span = spanIn(activeContext());
-  if (span?.isRecording()) span.addEvent(name, attributes);
+  spanEvent(spanIn(activeContext()), name, attributes);
+}
+
+/**
+ * Runs one call into the application's OpenTelemetry SDK. A throw there (a span processor's or a metric reader's bug:
+ * the SDK passes them on) is logged and goes no further: telemetry never fails the call it describes.
+ */
+export function quietly<T>(record: () => T): T | undefined {
+  try {
+    return record();
+  } catch (error) {
+    defaultLogger.warn('graceful-ai: the OpenTelemetry SDK threw; the call goes on without this record', {
+      error,
+    });
+    return undefined;
+  }
+}
+
+/** A span graceful-ai records: each method {@link quietly}; `raw` goes into contexts, where other tracers read it. */
+export interface RecordedSpan {
+  readonly raw: OtelSpan;
+  setAttributes(attributes: Attributes): void;
+  addEvent(name: string, attributes?: Attributes): void;
+  setStatus(status: { code: number; message?: string }): void;
+  end(): void;
+}
+
+/** Starts a span under `parent` (none: a root); `undefined` when the SDK threw. */
+export function startSpan(
+  tracer: Tracer,
+  name: string,
+  attributes: Attributes,
+  parent: OtelContext | undefined,
+): RecordedSpan | undefined {
+  const raw = quietly(() => tracer.startSpan(name, { attributes }, parent));
+  return (
+    raw && {
+      raw,
+      setAttributes: (values) => quietly(() => raw.setAttributes(values)),
+      addEvent: (event, values) => quietly(() => raw.addEvent(event, values)),
+      setStatus: (status) => quietly(() => raw.setStatus(status)),
+      end: () => quietly(() => raw.end()),
+    }
+  );
 }
 
 /** A context of its own values, for runtimes where no context manager gives one. */

@@ -9,6 +9,7 @@ import {
   type OtelHistogram,
   type OtelMeter,
   otelMeter,
+  quietly,
 } from './otel-api.js';
 
 /** The counters, by metric name (each a `graceful_ai.*` name, unit `{event}`). */
@@ -45,24 +46,28 @@ function instruments(meter: OtelMeter): Instruments {
 export function count(counter: Counter, attributes: Attributes): void {
   const meter = otelMeter();
   if (meter === undefined) return;
-  const { counters } = instruments(meter);
-  let instrument = counters.get(counter);
-  if (instrument === undefined) {
-    instrument = meter.createCounter(counterNames[counter], { unit: '{event}' });
-    counters.set(counter, instrument);
-  }
-  instrument.add(1, attributes);
+  quietly(() => {
+    const { counters } = instruments(meter);
+    let instrument = counters.get(counter);
+    if (instrument === undefined) {
+      instrument = meter.createCounter(counterNames[counter], { unit: '{event}' });
+      counters.set(counter, instrument);
+    }
+    instrument.add(1, attributes);
+  });
 }
 
 /** Records how long a recovery took, in seconds. */
 export function recordRecoveryDuration(seconds: number, attributes: Attributes): void {
   const meter = otelMeter();
   if (meter === undefined) return;
-  const found = instruments(meter);
-  found.duration ??= meter.createHistogram(recoveryDurationName, {
-    unit: 's',
-    description: 'Time from a failure after content to the recovered answer (or the recovery failure).',
-    advice: { explicitBucketBoundaries: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] },
+  quietly(() => {
+    const found = instruments(meter);
+    found.duration ??= meter.createHistogram(recoveryDurationName, {
+      unit: 's',
+      description: 'Time from a failure after content to the recovered answer (or the recovery failure).',
+      advice: { explicitBucketBoundaries: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60] },
+    });
+    found.duration.record(seconds, attributes);
   });
-  found.duration.record(seconds, attributes);
 }

@@ -8,10 +8,11 @@ import {
   activeContext,
   contextWith,
   type OtelContext,
-  type OtelSpan,
   otelMeter,
   otelTracer,
+  type RecordedSpan,
   runIn,
+  startSpan,
   type Tracer,
 } from './otel-api.js';
 import { count } from './otel-metrics.js';
@@ -34,8 +35,8 @@ export class SessionSpans {
   readonly #tracer: Tracer | undefined;
   readonly #parent: OtelContext | undefined;
   #failure: SessionFailure | undefined;
-  #retry: OtelSpan | undefined;
-  #compaction: OtelSpan | undefined;
+  #retry: RecordedSpan | undefined;
+  #compaction: RecordedSpan | undefined;
 
   /**
    * The telemetry of a turn starting now, or `undefined` when nothing is to be recorded. Spans when `traced` (the
@@ -63,19 +64,14 @@ export class SessionSpans {
     const failure = this.#failure;
     count('retries', { 'graceful_ai.scope': 'session', 'graceful_ai.error.kind': failure?.kind });
     this.#retry?.end();
-    this.#retry = this.#tracer?.startSpan(
-      sessionSpanNames.retry,
-      {
-        attributes: {
-          'graceful_ai.session.retry.attempt': attempt,
-          'graceful_ai.retry.delay_ms': delayMs,
-          'graceful_ai.error.kind': failure?.kind,
-          'graceful_ai.error.reason': failure?.reason,
-          'error.type': failure?.name,
-        },
-      },
-      this.#parent,
-    );
+    const attributes = {
+      'graceful_ai.session.retry.attempt': attempt,
+      'graceful_ai.retry.delay_ms': delayMs,
+      'graceful_ai.error.kind': failure?.kind,
+      'graceful_ai.error.reason': failure?.reason,
+      'error.type': failure?.name,
+    };
+    this.#retry = this.#tracer && startSpan(this.#tracer, sessionSpanNames.retry, attributes, this.#parent);
   }
 
   /**
@@ -103,11 +99,9 @@ export class SessionSpans {
   }
 
   compactionStarted(messagesBefore: number): void {
-    this.#compaction = this.#tracer?.startSpan(
-      sessionSpanNames.compaction,
-      { attributes: { 'graceful_ai.compaction.messages_before': messagesBefore } },
-      this.#parent,
-    );
+    const attributes = { 'graceful_ai.compaction.messages_before': messagesBefore };
+    this.#compaction =
+      this.#tracer && startSpan(this.#tracer, sessionSpanNames.compaction, attributes, this.#parent);
   }
 
   compactionEnded(messagesRemoved: number): void {

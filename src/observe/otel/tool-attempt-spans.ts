@@ -8,10 +8,11 @@ import {
   activeContext,
   contextWith,
   type OtelContext,
-  type OtelSpan,
   otelTracer,
+  type RecordedSpan,
   runIn,
   spanIn,
+  startSpan,
   statusError,
   type Tracer,
 } from './otel-api.js';
@@ -31,7 +32,7 @@ export class ToolAttemptSpans {
   readonly #tracer: Tracer;
   readonly #parent: OtelContext;
   readonly #tool: string;
-  #open: OtelSpan | undefined;
+  #open: RecordedSpan | undefined;
 
   /** The spans of a tool call starting now, or `undefined` when no span records here. */
   static forCall(tool: string): ToolAttemptSpans | undefined {
@@ -49,11 +50,9 @@ export class ToolAttemptSpans {
 
   /** Runs attempt `n` in its own span (so what the tool traces nests under it). */
   run<T>(n: number, fn: () => T): T {
-    const span = this.#tracer.startSpan(
-      toolAttemptSpanName,
-      { attributes: { 'gen_ai.tool.name': this.#tool, 'graceful_ai.attempt.number': n } },
-      this.#parent,
-    );
+    const attributes = { 'gen_ai.tool.name': this.#tool, 'graceful_ai.attempt.number': n };
+    const span = startSpan(this.#tracer, toolAttemptSpanName, attributes, this.#parent);
+    if (span === undefined) return fn();
     this.#open = span;
     return runIn(contextWith(this.#parent, span), fn);
   }

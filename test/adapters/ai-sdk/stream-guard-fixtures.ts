@@ -125,3 +125,15 @@ export function scriptedModel(
     },
   });
 }
+
+/** A tool's `execute` whose first `failures` calls fail with a connection reset (transient), then return `result`. */
+export function flakyExecute<R>(failures: number, result: R): { execute: () => Promise<R>; calls(): number } {
+  let calls = 0;
+  return {
+    execute: async () => {
+      if (calls++ < failures) throw Object.assign(new Error('connect ECONNRESET'), { code: 'ECONNRESET' });
+      return result;
+    },
+    calls: () => calls,
+  };
+}

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { RpcClient, RpcError, type RpcSession, runRpcServer } from '../../../adapters/rpc/index.js';
-import { defaultLogger } from '../../../src/observe/logger.js';
 import type { SessionEvent } from '../../../src/session/events.js';
+import { defaultLogger } from '../../../src/util/logger.js';
 import { runChild } from '../../child.js';
 import { echoSession } from './fake-session.js';
 

@@ -1,11 +1,11 @@
 import { vi } from 'vitest';
 import { Emitter } from '../../../src/observe/emitter.js';
-import type { Logger } from '../../../src/observe/logger.js';
 import { ToolMetrics } from '../../../src/observe/metrics.js';
 import type { ToolEvent, ToolEventMap } from '../../../src/observe/tool-events.js';
 import { ToolTelemetry } from '../../../src/observe/tool-telemetry.js';
 import type { TurnTrace } from '../../../src/observe/trace.js';
 import { type BreakerStore, InMemoryBreakerStore } from '../../../src/policy/breaker-store.js';
+import type { Logger } from '../../../src/util/logger.js';
 
 /** A 503: transient for the default classifier. */
 export const unavailable = (message = 'service unavailable') =>

@@ -7,7 +7,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import type { ModelRef } from '../../../../src/errors/failover-error.js';
 import type { CircuitListener } from '../../../../src/observe/circuit-changes.js';
-import { providerName } from '../../../../src/observe/otel/guard-telemetry.js';
+import { modelAttributes } from '../../../../src/observe/otel/guard-telemetry.js';
 import { count } from '../../../../src/observe/otel/otel-metrics.js';
 import type { CircuitState } from '../../../../src/observe/tool-events.js';
 import { type BreakerStore, InMemoryBreakerStore } from '../../../../src/policy/breaker-store.js';
@@ -55,13 +55,8 @@ export class ModelBreakers {
         breaker: new CircuitBreaker(key, { ...this.#options, store: this.#store }),
         listener: {
           circuitChanged: ({ from, to }) => {
-            if (to === 'open') {
-              const attributes = {
-                'gen_ai.provider.name': providerName(ref.provider),
-                'gen_ai.request.model': ref.modelId,
-              };
-              count('breakerOpens', { 'graceful_ai.scope': 'model', ...attributes });
-            }
+            if (to === 'open')
+              count('breakerOpens', { 'graceful_ai.scope': 'model', ...modelAttributes(ref) });
             changed({ model: ref, from, to });
           },
         },

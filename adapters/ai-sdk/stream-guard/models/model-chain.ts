@@ -12,9 +12,9 @@ import type { Classification } from '../../../../src/classify/types.js';
 import { CircuitOpenError } from '../../../../src/errors/circuit-open-error.js';
 import { type FailedModel, FailoverError, type ModelRef } from '../../../../src/errors/failover-error.js';
 import type { CircuitListener } from '../../../../src/observe/circuit-changes.js';
-import { defaultLogger } from '../../../../src/observe/logger.js';
 import type { CircuitState } from '../../../../src/observe/tool-events.js';
 import type { BreakerOutcome, BreakerPermit } from '../../../../src/policy/circuit-breaker.js';
+import { defaultLogger } from '../../../../src/util/logger.js';
 import type { ModelBreakers } from './model-breakers.js';
 import { modelRef } from './model-key.js';
 

@@ -90,10 +90,14 @@ describe('a recovered stream, in the AI SDK trace (OpenTelemetry integration)', 
   it("each request runs with its attempt span active (an instrumented fetch nests under it); the SDK's span outlasts the recovery", async () => {
     const model = scriptedModel([cut('The quick')], [generated('The quick brown fox.')], id());
     // What an HTTP instrumentation does: a span on the active context for each request.
-    const request = () => trace.getTracer('http').startSpan('HTTP POST').end();
-    const [doStream, doGenerate] = [model.doStream.bind(model), model.doGenerate.bind(model)];
-    model.doStream = async (options) => (request(), doStream(options));
-    model.doGenerate = async (options) => (request(), doGenerate(options));
+    const instrumented =
+      <O, R>(send: (options: O) => PromiseLike<R>) =>
+      async (options: O) => {
+        trace.getTracer('http').startSpan('HTTP POST').end();
+        return send(options);
+      };
+    model.doStream = instrumented(model.doStream.bind(model));
+    model.doGenerate = instrumented(model.doGenerate.bind(model));
     await streamText({ model, prompt: 'hi', streamGuard: quiet }).text;
     const requests = otel.spans().filter((s) => s.name === 'HTTP POST');
     const attempt = (n: number) => otel.span('graceful-ai.attempt', { 'graceful_ai.attempt.number': n });

@@ -3,9 +3,9 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import type { StreamGuardEventMap } from '../../../../adapters/ai-sdk/stream-guard/options.js';
 import { streamGuard } from '../../../../adapters/ai-sdk/stream-guard/stream-guard.js';
-import { defaultLogger } from '../../../../src/observe/logger.js';
 import { abortableSleep } from '../../../../src/policy/sleep.js';
 import type { AttemptRecord } from '../../../../src/stream/attempt-record.js';
+import { defaultLogger } from '../../../../src/util/logger.js';
 import {
   apiError,
   finish,

@@ -10,7 +10,7 @@ import {
 import { AggregateToolError } from '../../../../src/errors/aggregate-tool-error.js';
 import { ModelRetry } from '../../../../src/errors/model-retry.js';
 import { UnexpectedModelBehavior } from '../../../../src/errors/unexpected-model-behavior.js';
-import type { Logger } from '../../../../src/observe/logger.js';
+import type { Logger } from '../../../../src/util/logger.js';
 import { lastToolOutputs, scriptedModel, type Turn } from '../scripted-model.js';
 
 const GUIDE = '\n\nFix the errors and try again.';

@@ -1,4 +1,4 @@
-import { optionalBuiltin, runtimeProcess } from '../util/node-builtin.js';
+import { optionalBuiltin, runtimeProcess } from './node-builtin.js';
 
 /** A pluggable logger; pass `console` or your own. Every method is optional to call sites (all are present). */
 export interface Logger {
